@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Forge",
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
+    products: [
+        .library(name: "Forge", targets: ["Forge"]),
+        .executable(name: "forge-demo", targets: ["ForgeDemo"]),
+    ],
+    targets: [
+        // The atomics and mutex behind Sources/Forge/Locking.swift; not a product.
+        .target(name: "CForgeAtomics"),
+        .target(name: "Forge", dependencies: ["CForgeAtomics"]),
+        .executableTarget(name: "ForgeDemo", dependencies: ["Forge"], path: "Examples/ForgeDemo"),
+        .testTarget(name: "ForgeTests", dependencies: ["Forge"]),
+        .testTarget(name: "ForgeXCTests", dependencies: ["Forge"]),
+        // The seed's samples verbatim, `static var session = Cached()` included, in Swift 5 mode.
+        .testTarget(
+            name: "ForgeSwift5Tests", dependencies: ["Forge"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "ForgeDemoTests", dependencies: ["ForgeDemo"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,130 @@
+// Forge: hazard pointers, thread-local resolution context and a mutex with a condition.
+#include "CForgeAtomics.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+
+// MARK: Hazard pointers
+
+/// One record a thread; records of exited threads are reused. Padded to a cache line so that readers on
+/// different threads never write to the same line.
+typedef struct forge_hazard_record {
+    _Atomic(void *) hazard;
+    _Atomic(int) inUse;
+    struct forge_hazard_record *next;
+} __attribute__((aligned(64))) forge_hazard_record;
+
+static _Atomic(forge_hazard_record *) hazardHead = NULL;
+static _Thread_local forge_hazard_record *threadRecord = NULL;
+static pthread_key_t hazardKey;
+static pthread_once_t hazardKeyOnce = PTHREAD_ONCE_INIT;
+
+static void forge_hazard_release_record(void *record) {
+    forge_hazard_record *r = (forge_hazard_record *)record;
+    __c11_atomic_store(&r->hazard, NULL, __ATOMIC_RELEASE);
+    __c11_atomic_store(&r->inUse, 0, __ATOMIC_RELEASE);
+}
+
+static void forge_hazard_make_key(void) { pthread_key_create(&hazardKey, forge_hazard_release_record); }
+
+static forge_hazard_record *forge_hazard_claim_record(void) {
+    pthread_once(&hazardKeyOnce, forge_hazard_make_key);
+    forge_hazard_record *record = NULL;
+    for (forge_hazard_record *r = __c11_atomic_load(&hazardHead, __ATOMIC_ACQUIRE); r != NULL; r = r->next) {
+        int expected = 0;
+        if (__c11_atomic_compare_exchange_strong(&r->inUse, &expected, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+            record = r;
+            break;
+        }
+    }
+    if (record == NULL) {
+        record = (forge_hazard_record *)aligned_alloc(64, sizeof(forge_hazard_record));
+        record->next = NULL;
+        __c11_atomic_init(&record->hazard, NULL);
+        __c11_atomic_init(&record->inUse, 1);
+        forge_hazard_record *head = __c11_atomic_load(&hazardHead, __ATOMIC_RELAXED);
+        do {
+            record->next = head;
+        } while (!__c11_atomic_compare_exchange_weak(&hazardHead, &head, record, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    }
+    pthread_setspecific(hazardKey, record);
+    threadRecord = record;
+    return record;
+}
+
+void *forge_hazard_protect(forge_atomic_word *_Nonnull cell) {
+    forge_hazard_record *record = threadRecord;
+    if (__builtin_expect(record == NULL, 0)) record = forge_hazard_claim_record();
+    void *pointer = (void *)__c11_atomic_load(&cell->value, __ATOMIC_ACQUIRE);
+    for (;;) {
+        if (pointer == NULL) return NULL;
+        __c11_atomic_store(&record->hazard, pointer, __ATOMIC_SEQ_CST);
+        void *again = (void *)__c11_atomic_load(&cell->value, __ATOMIC_SEQ_CST);
+        if (again == pointer) return pointer;
+        pointer = again;
+    }
+}
+
+void forge_hazard_clear(void) {
+    forge_hazard_record *record = threadRecord;
+    if (record != NULL) __c11_atomic_store(&record->hazard, NULL, __ATOMIC_RELEASE);
+}
+
+void forge_hazard_wait_unused(void *_Nonnull pointer) {
+    __c11_atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (forge_hazard_record *r = __c11_atomic_load(&hazardHead, __ATOMIC_ACQUIRE); r != NULL; r = r->next) {
+        while (__c11_atomic_load(&r->hazard, __ATOMIC_ACQUIRE) == pointer) sched_yield();
+    }
+}
+
+// MARK: Thread context
+
+static _Thread_local void *threadContext = NULL;
+static _Thread_local char threadIdentity;
+static pthread_key_t contextKey;
+static pthread_once_t contextKeyOnce = PTHREAD_ONCE_INIT;
+static void (*contextDestructor)(void *) = NULL;
+
+static void forge_context_exit(void *context) {
+    threadContext = NULL;
+    if (contextDestructor != NULL) contextDestructor(context);
+}
+
+static void forge_context_make_key(void) { pthread_key_create(&contextKey, forge_context_exit); }
+
+void *forge_thread_context(void) { return threadContext; }
+
+void forge_set_thread_context(void *context, void (*destructor)(void *)) {
+    pthread_once(&contextKeyOnce, forge_context_make_key);
+    contextDestructor = destructor;
+    threadContext = context;
+    pthread_setspecific(contextKey, context);
+}
+
+uintptr_t forge_thread_id(void) { return (uintptr_t)&threadIdentity; }
+
+// MARK: Mutex
+
+struct forge_mutex {
+    pthread_mutex_t mutex;
+    pthread_cond_t condition;
+};
+
+forge_mutex *forge_mutex_create(void) {
+    forge_mutex *m = (forge_mutex *)malloc(sizeof(forge_mutex));
+    pthread_mutex_init(&m->mutex, NULL);
+    pthread_cond_init(&m->condition, NULL);
+    return m;
+}
+
+void forge_mutex_destroy(forge_mutex *m) {
+    pthread_cond_destroy(&m->condition);
+    pthread_mutex_destroy(&m->mutex);
+    free(m);
+}
+
+void forge_mutex_lock(forge_mutex *m) { pthread_mutex_lock(&m->mutex); }
+void forge_mutex_unlock(forge_mutex *m) { pthread_mutex_unlock(&m->mutex); }
+void forge_mutex_wait(forge_mutex *m) { pthread_cond_wait(&m->condition, &m->mutex); }
+void forge_mutex_broadcast(forge_mutex *m) { pthread_cond_broadcast(&m->condition); }

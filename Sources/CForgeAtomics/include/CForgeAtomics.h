@@ -1,0 +1,60 @@
+// Forge: the C primitives behind Sources/Forge/Locking.swift. Nothing else in Forge uses this module.
+#ifndef CFORGE_ATOMICS_H
+#define CFORGE_ATOMICS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An atomic word-sized cell. Opaque to Swift; use the functions below.
+typedef struct { _Atomic(intptr_t) value; } forge_atomic_word;
+
+static inline intptr_t forge_atomic_load_relaxed(forge_atomic_word *_Nonnull cell) {
+    return __c11_atomic_load(&cell->value, __ATOMIC_RELAXED);
+}
+static inline intptr_t forge_atomic_load_acquire(forge_atomic_word *_Nonnull cell) {
+    return __c11_atomic_load(&cell->value, __ATOMIC_ACQUIRE);
+}
+static inline void forge_atomic_store_release(forge_atomic_word *_Nonnull cell, intptr_t value) {
+    __c11_atomic_store(&cell->value, value, __ATOMIC_RELEASE);
+}
+static inline intptr_t forge_atomic_exchange(forge_atomic_word *_Nonnull cell, intptr_t value) {
+    return __c11_atomic_exchange(&cell->value, value, __ATOMIC_SEQ_CST);
+}
+static inline intptr_t forge_atomic_add(forge_atomic_word *_Nonnull cell, intptr_t delta) {
+    return __c11_atomic_fetch_add(&cell->value, delta, __ATOMIC_SEQ_CST) + delta;
+}
+
+/// Reads a pointer that another thread may swap out and release at any moment, and marks it with this
+/// thread's hazard pointer so that `forge_hazard_wait_unused` keeps the object alive until the caller has
+/// retained it and called `forge_hazard_clear`. Returns NULL when the cell holds NULL.
+void *_Nullable forge_hazard_protect(forge_atomic_word *_Nonnull cell);
+/// Ends the protection that `forge_hazard_protect` began on this thread.
+void forge_hazard_clear(void);
+/// Waits until no thread's hazard pointer names `pointer`. Call after swapping `pointer` out of its cell and
+/// before releasing it.
+void forge_hazard_wait_unused(void *_Nonnull pointer);
+
+/// Per-thread resolution state (depth, graph cache and cycle chain), owned by Swift. NULL until set.
+void *_Nullable forge_thread_context(void);
+/// Stores this thread's context. `destructor` is called with it when the thread exits.
+void forge_set_thread_context(void *_Nullable context, void (*_Nonnull destructor)(void *_Nonnull));
+/// An address unique to the calling thread while it lives.
+uintptr_t forge_thread_id(void);
+
+/// A mutex, and a condition for waiting on it. Allocated and never moved.
+typedef struct forge_mutex forge_mutex;
+forge_mutex *_Nonnull forge_mutex_create(void);
+void forge_mutex_destroy(forge_mutex *_Nonnull mutex);
+void forge_mutex_lock(forge_mutex *_Nonnull mutex);
+void forge_mutex_unlock(forge_mutex *_Nonnull mutex);
+void forge_mutex_wait(forge_mutex *_Nonnull mutex);
+void forge_mutex_broadcast(forge_mutex *_Nonnull mutex);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,70 @@
+// Forge: cycle detection and the messages misuse gets.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SharedContainer {
+    /// Checks that help find mistakes in how factories are wired.
+    public enum Diagnostics {
+        /// Whether a circular dependency stops the process with the whole chain, instead of recursing until the
+        /// stack overflows.
+        ///
+        /// On by default in debug builds, off in release builds, where turning it on costs a little on every
+        /// resolution that runs a factory closure.
+        ///
+        /// ```swift
+        /// Container.Diagnostics.detectsCycles = true   // e.g. in a release-mode test run
+        /// ```
+        ///
+        /// A cycle through a cached or singleton factory is reported even when detection is off, because it
+        /// would otherwise wait for itself forever.
+        public static var detectsCycles: Bool {
+            get { Report.detectsCycles }
+            set { Report.cycleDetection.store(newValue ? 1 : 0) }
+        }
+    }
+}
+
+/// The internal side of diagnostics: switches and messages.
+enum Report {
+    static let cycleDetection = AtomicCounter(_isDebugAssertConfiguration() ? 1 : 0)
+
+    static var detectsCycles: Bool { cycleDetection.relaxedValue != 0 }
+
+    /// Stops the process: `chain` ends with a factory that is already being made further up.
+    static func circularDependency(_ chain: [any FactoryCore]) -> Never {
+        let start = chain.firstIndex { $0 === chain.last } ?? 0
+        let steps = chain[start...].map { "    \($0.declaration)" }.joined(separator: "\n -> ")
+        fatalError("""
+            Forge: circular dependency. Each factory below resolves the next one inside its closure, and the \
+            last one is the first again:
+            \(steps)
+            Break the cycle: inject one of these lazily (@LazyInjected, or resolve it later in a method), or \
+            move the shared part into a factory of its own.
+            """)
+    }
+
+    /// Stops the process: this thread asked for a scoped instance that it is itself still making.
+    static func circularDependency(reentering factory: any FactoryCore) -> Never {
+        let chain = ResolutionContext.current.chain
+        if !chain.isEmpty { circularDependency(chain + [factory]) }
+        fatalError("""
+            Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \
+            still making its instance on this thread. Turn on `Container.Diagnostics.detectsCycles` to see the \
+            whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
+            """)
+    }
+
+    /// Prints a warning for misuse that changes nothing, in debug builds.
+    static func warn(_ message: @autoclosure () -> String) {
+        #if DEBUG
+        let text = "Forge warning: \(message())\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }  // standard error, unbuffered
+        #endif
+    }
+}

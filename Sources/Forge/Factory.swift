@@ -1,0 +1,79 @@
+// Forge: Factory, a dependency you resolve by calling it.
+
+/// A dependency: a closure that makes a `T`, a scope that decides how long it lives, and an override tests can
+/// register.
+///
+/// Declare factories as `static let` properties of a container and resolve one by calling it:
+///
+/// ```swift
+/// extension Container {
+///     static let myService = Factory<MyServiceType> { MyService() }
+///     static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }
+///     static let constructed = Factory { MyConstructedService(service: myService()) }
+/// }
+/// let service = Container.myService()
+/// Container.myService.register { MockService() }   // tests and previews
+/// ```
+///
+/// A factory is `Sendable` whatever `T` is, so that it can be a `static let` in Swift 6. That lets plain,
+/// non-`Sendable` classes be services; sharing one instance of such a class across threads through a cached
+/// scope is then your responsibility, as it is with any global. Use ``sendable(scope:fileID:line:factory:)`` to
+/// have the compiler require `Sendable` instead.
+public struct Factory<T>: Sendable {
+    let box: FactoryBox<Void, T>
+
+    /// Declares a factory.
+    ///
+    /// - Parameters:
+    ///   - scope: How long an instance lives; ``SharedContainer/Scope/unique`` when `nil`.
+    ///   - fileID: The declaration site, for messages. Leave the default.
+    ///   - line: The declaration line, for messages. Leave the default.
+    ///   - factory: Makes an instance. It may resolve other factories.
+    public init(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping () -> T
+    ) {
+        box = FactoryBox(typeName: "Factory", scope: scope, fileID: fileID, line: line) { _ in factory() }
+    }
+
+    /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
+    public func callAsFunction() -> T {
+        box.resolve(())
+    }
+
+    /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    public func register(factory: @escaping () -> T) {
+        let registration = Registration<Void, T> { _ in factory() }
+        World.current.register(registration, for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
+    }
+
+    /// Drops the override and the instance its scope holds, in the current world.
+    ///
+    /// The factory returns to its baseline: its own closure, or what
+    /// ``AutoRegistering/registerAllServices()`` registered for it.
+    public func reset() {
+        World.current.reset(box)
+    }
+}
+
+extension Factory where T: Sendable {
+    /// Declares a factory whose instances and closures the compiler checks are `Sendable`.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let clock = Factory.sendable(scope: .singleton) { SystemClock() }  // SystemClock: Sendable
+    /// }
+    /// Container.clock.registerSendable { TestClock() }
+    /// ```
+    public static func sendable(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable () -> T
+    ) -> Factory {
+        Factory(scope: scope, fileID: fileID, line: line, factory: factory)
+    }
+
+    /// Overrides the factory with a `Sendable` closure; otherwise the same as ``register(factory:)``.
+    public func registerSendable(factory: @escaping @Sendable () -> T) {
+        register(factory: factory)
+    }
+}

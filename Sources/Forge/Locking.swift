@@ -1,0 +1,134 @@
+// Forge: every lock and atomic in the library. Nothing outside this file touches CForgeAtomics.
+internal import CForgeAtomics
+
+/// A mutex with a condition, at a stable address.
+///
+/// Everyone else calls ``withLock(_:)``; the `unsafe…` helpers assume the lock is held.
+final class Lock: @unchecked Sendable {
+    // @unchecked: the mutex is the synchronization; it is allocated once and never moved.
+    private let mutex = forge_mutex_create()
+
+    deinit { forge_mutex_destroy(mutex) }
+
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        forge_mutex_lock(mutex)
+        defer { forge_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits for ``unsafeBroadcast()``. The lock must be held; it is released while waiting.
+    func unsafeWait() { forge_mutex_wait(mutex) }
+
+    /// Wakes every ``unsafeWait()``. The lock must be held.
+    func unsafeBroadcast() { forge_mutex_broadcast(mutex) }
+}
+
+/// Mutable state that is only ever touched under its own lock.
+final class Locked<State>: @unchecked Sendable {
+    // @unchecked: `state` is read and written only inside `lock.withLock`.
+    private let lock = Lock()
+    private var state: State
+
+    init(_ state: State) { self.state = state }
+
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        try lock.withLock { try body(&state) }
+    }
+}
+
+/// An integer that many threads read and write without a lock.
+final class AtomicCounter: @unchecked Sendable {
+    // @unchecked: every access goes through a C11 atomic.
+    private let cell = UnsafeMutablePointer<forge_atomic_word>.allocate(capacity: 1)
+
+    init(_ value: Int = 0) { forge_atomic_store_release(cell, value) }
+    deinit { cell.deallocate() }
+
+    /// The value with no ordering: for flags that only decide whether to take a slower, synchronized path.
+    var relaxedValue: Int { forge_atomic_load_relaxed(cell) }
+    var value: Int { forge_atomic_load_acquire(cell) }
+    func store(_ value: Int) { forge_atomic_store_release(cell, value) }
+    @discardableResult func add(_ delta: Int) -> Int { forge_atomic_add(cell, delta) }
+}
+
+/// A strong reference that any thread may read without a lock while another replaces it.
+///
+/// Readers pay one hazard-pointer store: ``load()`` never takes a lock and never allocates. Writers
+/// (``exchange(_:)``) wait until no reader is between reading the old object and retaining it, so the old
+/// object is never released under a reader. Writers are serialized by their callers' locks.
+final class AtomicReference<Object: AnyObject>: @unchecked Sendable {
+    // @unchecked: the cell is a C11 atomic and objects are reclaimed through hazard pointers.
+    private let cell = UnsafeMutablePointer<forge_atomic_word>.allocate(capacity: 1)
+
+    init(_ object: Object? = nil) {
+        let bits = object.map { Int(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+        forge_atomic_store_release(cell, bits)
+    }
+
+    deinit {
+        if let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(cell, 0)) {
+            Unmanaged<Object>.fromOpaque(old).release()
+        }
+        cell.deallocate()
+    }
+
+    /// Whether the reference is empty, without retaining anything.
+    var isNil: Bool { forge_atomic_load_acquire(cell) == 0 }
+
+    func load() -> Object? {
+        guard let raw = forge_hazard_protect(cell) else { return nil }
+        let object = Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
+        forge_hazard_clear()
+        return object
+    }
+
+    /// Stores `object` and returns the previous one. Release the result outside any lock: its `deinit` is user
+    /// code.
+    @discardableResult
+    func exchange(_ object: Object?) -> Object? {
+        let bits = object.map { Int(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+        guard let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(cell, bits)) else { return nil }
+        forge_hazard_wait_unused(old)
+        return Unmanaged<Object>.fromOpaque(old).takeRetainedValue()
+    }
+}
+
+/// A mutex that remembers its owner, so that a thread that comes back for a lock it already holds is reported
+/// instead of hanging.
+final class OwnedLock: @unchecked Sendable {
+    // @unchecked: the owner is an atomic; everything else is the mutex.
+    private let mutex = forge_mutex_create()
+    private let owner = AtomicCounter()
+
+    deinit { forge_mutex_destroy(mutex) }
+
+    /// Runs `body` holding the lock. `reentered` runs instead when this thread already holds it.
+    func withLock<R>(reentered: () -> Never, _ body: () throws -> R) rethrows -> R {
+        let me = Int(bitPattern: forge_thread_id())
+        if owner.value == me { reentered() }
+        forge_mutex_lock(mutex)
+        owner.store(me)
+        defer {
+            owner.store(0)
+            forge_mutex_unlock(mutex)
+        }
+        return try body()
+    }
+}
+
+/// Per-thread storage: Forge keeps one object a thread, its `ResolutionContext`, released when the thread exits.
+enum ThreadLocal {
+    /// A number unique to the calling thread while it lives.
+    static var threadID: Int { Int(bitPattern: forge_thread_id()) }
+
+    static func object<Object: AnyObject>(make: () -> Object) -> Object {
+        if let raw = forge_thread_context() {
+            return Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let object = make()
+        forge_set_thread_context(Unmanaged.passRetained(object).toOpaque()) { raw in
+            Unmanaged<AnyObject>.fromOpaque(raw).release()
+        }
+        return object
+    }
+}

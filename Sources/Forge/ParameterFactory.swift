@@ -1,0 +1,45 @@
+// Forge: ParameterFactory, a dependency made from a value the caller passes.
+
+/// A factory whose closure takes a parameter.
+///
+/// ```swift
+/// extension Container {
+///     static let numbered = ParameterFactory<Int, Numbered> { n in Numbered(n) }
+/// }
+/// let seven = Container.numbered(7)
+/// ```
+///
+/// It is unique unless you give it a scope. A scoped parameter factory caches the first instance it makes and
+/// returns it whatever parameter later calls pass, until the scope is reset.
+public struct ParameterFactory<P, T>: Sendable {
+    let box: FactoryBox<P, T>
+
+    /// Declares a parameter factory.
+    ///
+    /// - Parameters:
+    ///   - scope: How long an instance lives; ``SharedContainer/Scope/unique`` when `nil`.
+    ///   - fileID: The declaration site, for messages. Leave the default.
+    ///   - line: The declaration line, for messages. Leave the default.
+    ///   - factory: Makes an instance from the parameter.
+    public init(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping (P) -> T
+    ) {
+        box = FactoryBox(typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, factory: factory)
+    }
+
+    /// Resolves the dependency with `parameter`.
+    public func callAsFunction(_ parameter: P) -> T {
+        box.resolve(parameter)
+    }
+
+    /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    public func register(factory: @escaping (P) -> T) {
+        World.current.register(Registration(factory), for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
+    }
+
+    /// Drops the override and the instance its scope holds, in the current world.
+    public func reset() {
+        World.current.reset(box)
+    }
+}

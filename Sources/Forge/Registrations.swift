@@ -1,0 +1,51 @@
+// Forge: saving and restoring registrations, for tests.
+
+extension SharedContainer {
+    /// Saves and restores every factory's registration, for tests.
+    ///
+    /// ```swift
+    /// final class CheckoutTests: XCTestCase {
+    ///     override func setUp() {
+    ///         super.setUp()
+    ///         Container.Registrations.push()
+    ///         Container.api.register { MockAPI() }
+    ///     }
+    ///     override func tearDown() {
+    ///         super.tearDown()
+    ///         Container.Registrations.pop()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// These act on the current world: the process's, or the isolated one the current task runs in.
+    public enum Registrations {
+        /// Saves every factory's registration on a stack.
+        public static func push() {
+            World.current.push()
+        }
+
+        /// Restores the registrations saved by the matching ``push()``.
+        ///
+        /// It also drops every instance cached since that `push()`, in every scope, singletons included, so
+        /// that nothing made with a popped override (or from one) is ever returned again. Without a matching
+        /// `push()` it changes nothing, and warns in debug builds.
+        public static func pop() {
+            guard World.current.pop() else {
+                Report.warn("""
+                    Registrations.pop() without a matching push() changed nothing. Call push() in setUp and pop() \
+                    in tearDown, once each.
+                    """)
+                return
+            }
+        }
+
+        /// Returns every factory to its baseline and empties the push/pop stack.
+        ///
+        /// The baseline is the factory's own closure, or what ``AutoRegistering/registerAllServices()``
+        /// registered for it; `registerAllServices()` does not run again. A factory whose registration changes
+        /// loses its cached instance.
+        public static func reset() {
+            World.current.resetRegistrations()
+        }
+    }
+}
