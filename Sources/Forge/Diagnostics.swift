@@ -39,7 +39,7 @@ enum Report {
     /// Stops the process: `chain` ends with a factory that is already being made further up.
     static func circularDependency(_ chain: [any FactoryCore]) -> Never {
         let start = chain.firstIndex { $0 === chain.last } ?? 0
-        let steps = chain[start...].map { "    \($0.declaration)" }.joined(separator: "\n -> ")
+        let steps = "    " + chain[start...].map(\.declaration).joined(separator: "\n -> ")
         fatalError("""
             Forge: circular dependency. Each factory below resolves the next one inside its closure, and the \
             last one is the first again:

@@ -41,7 +41,10 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
         self.globalSlot = Slot(id: nil)
     }
 
-    var declaration: String { "\(typeName)<\(T.self)> (\(fileID):\(line))" }
+    var declaration: String {
+        let types = P.self == Void.self ? "\(T.self)" : "\(P.self), \(T.self)"
+        return "\(typeName)<\(types)> (\(fileID):\(line))"
+    }
 
     // MARK: Resolution
 

@@ -12,7 +12,8 @@ final class World: @unchecked Sendable {
     /// The process's world.
     static let global = World(isGlobal: true, initial: [:])
 
-    /// How many isolated worlds exist. While zero, resolution never reads ``isolated``.
+    /// How many isolated worlds exist. While zero, resolution never reads ``isolated``. It counts worlds, not
+    /// calls, so that a `Task { }` that outlives its isolated call keeps its world.
     static let isolatedCount = AtomicCounter()
 
     /// The isolated world of the current task, if any.
@@ -52,6 +53,11 @@ final class World: @unchecked Sendable {
         self.isGlobal = isGlobal
         self.unsafeInitial = initial
         self.unsafeBaseline = initial
+        if !isGlobal { Self.isolatedCount.add(1) }
+    }
+
+    deinit {
+        if !isGlobal { Self.isolatedCount.add(-1) }
     }
 
     // MARK: Slots

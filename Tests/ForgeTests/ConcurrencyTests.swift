@@ -1,0 +1,71 @@
+// Exactly-once creation and mixed operations from many threads at once. Counting, never sleeping.
+import Dispatch
+import Forge
+import Synchronization
+import Testing
+
+final class Slow: Sendable {
+    let id: Int
+    init(id: Int) {
+        self.id = id
+        var spin = 0
+        for i in 0..<2_000 { spin &+= i }  // widen the window in which other threads arrive
+        precondition(spin > 0)
+    }
+}
+
+extension Container {
+    fileprivate static let leaf = Factory { Slow(id: 0) }
+    fileprivate static let middle = Factory(scope: .cached) { [leaf(), leaf()] }
+    fileprivate static let top = Factory(scope: .singleton) { (middle(), leaf()) }
+}
+
+@Suite struct ConcurrencyTests {
+    @Test(arguments: ["cached", "singleton", "session", "shared"])
+    func aScopedClosureRunsExactlyOnceUnderARace(scope name: String) async {
+        let scope: Container.Scope = switch name {
+        case "cached": .cached
+        case "singleton": .singleton
+        case "session": .session
+        default: .shared
+        }
+        for _ in 0..<100 {
+            let made = Counter()
+            let factory = Factory(scope: scope) { Slow(id: made.increment()) }
+            let ids = await Container.Registrations.isolated {
+                await withTaskGroup(of: (Int, Slow).self) { group in
+                    for _ in 0..<16 { group.addTask { let s = factory(); return (s.id, s) } }
+                    return await group.reduce(into: [(Int, Slow)]()) { $0.append($1) }
+                }
+            }
+            #expect(made.value == 1)
+            #expect(Set(ids.map(\.0)) == [1])
+        }
+    }
+
+    @Test func mixedOperationsFromEightTasks() async {
+        await Container.Registrations.isolated {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for i in 0..<400 {
+                            switch (worker + i) % 8 {
+                            case 0: Container.leaf.register { Slow(id: i) }
+                            case 1: Container.leaf.reset()
+                            case 2: Container.Scope.cached.reset()
+                            case 3: Container.Registrations.push()
+                            case 4: Container.Registrations.pop()
+                            case 5: Container.Scope.reset(includingSingletons: true)
+                            default:
+                                let (middle, leaf) = Container.top()
+                                #expect(middle.count == 2)
+                                _ = leaf.id
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+

@@ -1,0 +1,72 @@
+// The cycle trap, checked in a child process: the message must name the whole chain, in order.
+import Forge
+import Testing
+
+final class CycleA { init(_ b: CycleB) {} }
+final class CycleB { init(_ c: CycleC) {} }
+final class CycleC { init(_ a: CycleA) {} }
+
+extension Container {
+    // Factories that refer to each other need their types spelled out: Swift cannot infer them in a cycle.
+    static let cycleA: Factory<CycleA> = Factory { CycleA(cycleB()) }
+    static let cycleB: Factory<CycleB> = Factory(scope: .cached) { CycleB(cycleC(3)) }
+    static let cycleC: ParameterFactory<Int, CycleC> = ParameterFactory { _ in CycleC(cycleA()) }
+    static let selfCycle: Factory<Tracked> = Factory(scope: .singleton) {
+        _ = selfCycle()
+        return Tracked()
+    }
+}
+
+/// Reads the child's standard error as text.
+private func standardError(_ result: ExitTest.Result?) -> String {
+    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}
+
+@Suite struct CycleTests {
+    @Test func aCycleStopsWithTheWholeChainInOrder() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.detectsCycles = true
+            _ = Container.cycleA()
+        }
+        let text = standardError(result)
+        #expect(text.contains("Forge: circular dependency."))
+        let site = #/\(ForgeTests/CycleTests\.swift:\d+\)/#
+        let chain = #/Factory<CycleA> (?<a>\S+)\n -> +Factory<CycleB> \S+\n -> +ParameterFactory<Int, CycleC> \S+\n -> +Factory<CycleA> (?<again>\S+)/#
+        let match = try #require(text.firstMatch(of: chain))
+        #expect(match.a == match.again)
+        #expect(String(match.a).wholeMatch(of: site) != nil)
+        #expect(text.contains("Break the cycle"))
+    }
+
+    @Test func aCycleInsideAnIsolatedWorldIsReportedToo() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.detectsCycles = true
+            Container.Registrations.isolated {
+                Container.cycleB.register { CycleB(CycleC(Container.cycleA())) }
+                _ = Container.cycleA()
+            }
+        }
+        #expect(standardError(result).contains("Factory<CycleA>"))
+        #expect(standardError(result).contains("circular dependency"))
+    }
+
+    @Test func aScopedFactoryThatResolvesItselfIsReportedEvenWithDetectionOff() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.detectsCycles = false
+            _ = Container.selfCycle()
+        }
+        let text = standardError(result)
+        #expect(text.contains("Factory<Tracked> (ForgeTests/CycleTests.swift:"))
+        #expect(text.contains("was resolved again while its own closure was still making its instance"))
+    }
+
+    @Test func detectionIsOnByDefaultInDebugBuildsOnly() async {
+        await #expect(processExitsWith: .success) {
+            #if DEBUG
+            precondition(Container.Diagnostics.detectsCycles, "cycle detection should be on in debug builds")
+            #else
+            precondition(!Container.Diagnostics.detectsCycles, "cycle detection should be off in release builds")
+            #endif
+        }
+    }
+}

@@ -1,0 +1,91 @@
+// Tests of the process's own world: push/pop as XCTest users call it, real threads, and proof that isolated
+// worlds leave it alone. They touch global state, so they run one at a time, and every other suite runs in
+// isolated worlds or uses factories of its own.
+import Dispatch
+import Forge
+import Synchronization
+import Testing
+
+extension Container {
+    fileprivate static let globalGreeting = Factory<Greeting> { Hello() }
+    fileprivate static let globalSingleton = Factory<Greeting>(scope: .singleton) { Hello() }
+    fileprivate static let globalSession = Factory(scope: .session) { Tracked() }
+}
+
+@Suite(.serialized) struct GlobalStateTests {
+    @Test func pushPopInTheProcessWorld() {
+        let real = Container.globalSingleton()
+        Container.Registrations.push()
+        Container.globalSingleton.register { MockGreeting() }
+        Container.globalGreeting.register { MockGreeting() }
+        #expect(Container.globalSingleton().text == "mock")
+        #expect(Container.globalGreeting().text == "mock")
+        Container.Registrations.pop()
+        #expect(Container.globalSingleton().text == "hello")
+        #expect(Container.globalSingleton() !== real)
+        #expect(Container.globalGreeting().text == "hello")
+    }
+
+    @Test func isolatedWorldsLeaveTheProcessWorldUnchanged() async {
+        let singleton = Container.globalSingleton()
+        let session = Container.globalSession()
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<200 {
+                group.addTask {
+                    await Container.Registrations.isolated {
+                        Container.globalGreeting.register { MockGreeting("\(i)") }
+                        Container.globalSingleton.register { MockGreeting("\(i)") }
+                        Container.Registrations.push()
+                        _ = Container.globalSession()
+                        await Task.yield()
+                        Container.Scope.reset(includingSingletons: true)
+                        Container.Registrations.reset()
+                        #expect(Container.globalGreeting().text == "hello")
+                    }
+                }
+            }
+        }
+        #expect(Container.globalGreeting().text == "hello")
+        #expect(Container.globalSingleton() === singleton)
+        #expect(Container.globalSession() === session)
+        Container.Registrations.pop()  // nothing was pushed here: changes nothing
+        #expect(Container.globalSingleton() === singleton)
+    }
+
+    @Test func nestedResolutionsFromManyThreadsNeverDeadlock() {
+        Container.Diagnostics.detectsCycles = true  // on in every build: two threads are never a cycle
+        for _ in 0..<200 {
+            let made = Counter()
+            let inner = Factory(scope: .cached) { Slow(id: made.increment()) }
+            let outer = Factory(scope: .singleton) { [inner(), inner()] }
+            let results = Mutex<[ObjectIdentifier]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let value = outer()
+                results.withLock { $0.append(ObjectIdentifier(value[0])) }
+            }
+            #expect(made.value == 1)
+            #expect(results.withLock { Set($0).count } == 1)
+        }
+    }
+
+    @Test func mixedOperationsFromEightThreads() {
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for i in 0..<500 {
+                switch (worker + i) % 8 {
+                case 0: Container.globalGreeting.register { MockGreeting() }
+                case 1: Container.globalGreeting.reset()
+                case 2: Container.Scope.session.reset()
+                case 3: Container.Registrations.push()
+                case 4: Container.Registrations.pop()
+                case 5: Container.Scope.reset(includingSingletons: true)
+                case 6: _ = Container.globalSingleton().text
+                default: _ = (Container.globalGreeting().text, Container.globalSession())
+                }
+            }
+        }
+        Container.Registrations.reset()
+        Container.Scope.reset(includingSingletons: true)
+        #expect(Container.globalGreeting().text == "hello")
+        #expect(Container.globalSingleton() === Container.globalSingleton())
+    }
+}

@@ -1,0 +1,128 @@
+// Parameter factories, property wrappers and the decorator.
+import Forge
+import Testing
+
+final class Numbered {
+    let n: Int
+    init(_ n: Int) { self.n = n }
+}
+
+extension Container {
+    static let numbered = ParameterFactory<Int, Numbered> { n in Numbered(n) }
+    fileprivate static let cachedNumbered = ParameterFactory<Int, Numbered>(scope: .cached) { n in Numbered(n) }
+    fileprivate static let lazyCount = Counter()
+    fileprivate static let lazyService = Factory { () -> Tracked in Tracked(id: lazyCount.increment()) }
+    fileprivate static let parent = Factory<Tracked>(scope: .shared) { Tracked() }
+    fileprivate static let decorated = Factory { DecoratedMarker() }
+}
+
+final class DecoratedMarker {}
+
+final class LazyOwner: @unchecked Sendable {
+    @LazyInjected(Container.lazyService) var service
+}
+
+final class WeakOwner {
+    @WeakLazyInjected(Container.parent) var parent
+}
+
+final class EagerOwner {
+    @Injected(Container.numbered0) var number
+}
+
+extension Container {
+    fileprivate static let numbered0 = Factory { Numbered(0) }
+}
+
+@Suite struct ParameterFactoryTests {
+    @Test func passesTheParameter() {
+        Container.Registrations.isolated {
+            #expect(Container.numbered(42).n == 42)
+            #expect(Container.numbered(7).n == 7)
+        }
+    }
+
+    @Test func registerTakesTheParameterToo() {
+        Container.Registrations.isolated {
+            Container.numbered.register { n in Numbered(n * 10) }
+            #expect(Container.numbered(4).n == 40)
+            Container.numbered.reset()
+            #expect(Container.numbered(4).n == 4)
+        }
+    }
+
+    @Test func aScopedParameterFactoryKeepsTheFirstInstance() {
+        Container.Registrations.isolated {
+            let first = Container.cachedNumbered(1)
+            #expect(Container.cachedNumbered(2) === first)
+            Container.Scope.cached.reset()
+            #expect(Container.cachedNumbered(3).n == 3)
+        }
+    }
+}
+
+@Suite struct PropertyWrapperTests {
+    @Test func injectedResolvesWhenTheOwnerIsCreated() {
+        Container.Registrations.isolated {
+            Container.numbered0.register { Numbered(5) }
+            let owner = EagerOwner()
+            Container.numbered0.register { Numbered(6) }
+            #expect(owner.number.n == 5)
+        }
+    }
+
+    @Test func lazyInjectedResolvesOnFirstAccessOnlyOnce() {
+        Container.Registrations.isolated {
+            let owner = LazyOwner()
+            let before = Container.lazyCount.value
+            let id = owner.service.id
+            #expect(Container.lazyCount.value == before + 1)
+            #expect(owner.service.id == id)
+            #expect(Container.lazyCount.value == before + 1)
+        }
+    }
+
+    @Test func lazyInjectedResolvesOnceUnderConcurrentFirstAccess() async {
+        await Container.Registrations.isolated {
+            for _ in 0..<50 {
+                let made = Counter()
+                Container.lazyService.register { Tracked(id: made.increment()) }
+                let owner = LazyOwner()
+                let ids = await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<16 { group.addTask { owner.service.id } }
+                    return await group.reduce(into: Set<Int>()) { $0.insert($1) }
+                }
+                #expect(made.value == 1)
+                #expect(ids == [1])
+            }
+        }
+    }
+
+    @Test func weakLazyInjectedHoldsWeakly() {
+        Container.Registrations.isolated {
+            var strong: Tracked? = Container.parent()
+            let owner = WeakOwner()
+            #expect(owner.parent === strong)
+            strong = nil
+            #expect(owner.parent == nil)
+            #expect(strong == nil)
+        }
+    }
+}
+
+/// The decorator is global, so these tests run one at a time and restore it.
+@Suite(.serialized) struct DecoratorTests {
+    @Test func seesEveryResolvedInstance() {
+        let seen = Counter()
+        Container.Decorator.decorate = { instance in
+            if instance is DecoratedMarker { seen.increment() }
+        }
+        defer { Container.Decorator.decorate = nil }
+        Container.Registrations.isolated {
+            _ = Container.decorated()
+            _ = Container.decorated()
+        }
+        #expect(seen.value == 2)
+        #expect(Container.Decorator.decorate != nil)
+    }
+}
