@@ -1,0 +1,56 @@
+// ForgeTesting: a Swift Testing trait that runs each test in its own isolated world.
+import Forge
+import Testing
+
+/// Runs each test, or each test of a suite, in its own isolated world of registrations and scope caches.
+///
+/// Tests that run in parallel then never see each other's mocks or instances:
+///
+/// ```swift
+/// @Suite(.isolatedRegistrations)
+/// struct CheckoutTests {
+///     @Test func paysWithTheMock() {
+///         Container.payments.register { MockPayments() }
+///         #expect(Checkout().pay() == "mock")
+///     }
+/// }
+///
+/// @Test(.isolatedRegistrations { Container.payments.register { MockPayments() } })
+/// func paysWithTheMockRegisteredByTheTrait() { … }
+/// ```
+///
+/// Each test case of a parameterized test gets a world of its own. See
+/// ``Forge/SharedContainer/Registrations/isolated(_:)`` for what a world holds.
+public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Registers mocks inside the test's world, before the test runs.
+    let registrations: (@Sendable () -> Void)?
+
+    /// Applied to a suite, the trait applies to every test in it, nested suites included.
+    public var isRecursive: Bool { true }
+
+    /// A world for each test case; none for a suite as a whole, whose tests each get their own.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await Container.Registrations.isolated {
+            registrations?()
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == IsolatedRegistrationsTrait {
+    /// Runs each test in its own isolated world.
+    public static var isolatedRegistrations: Self {
+        IsolatedRegistrationsTrait(registrations: nil)
+    }
+
+    /// Runs each test in its own isolated world, after `registrations` has registered mocks in it.
+    public static func isolatedRegistrations(_ registrations: @escaping @Sendable () -> Void) -> Self {
+        IsolatedRegistrationsTrait(registrations: registrations)
+    }
+}

@@ -1,0 +1,29 @@
+// ForgeTesting: an XCTestCase whose test methods each run in their own isolated world.
+import Forge
+import XCTest
+
+/// A test case whose every test method runs in its own isolated world, `setUp` and `tearDown` included.
+///
+/// Registrations made in `setUp` apply to that one test, even when test cases run in parallel, and nothing a
+/// test registers or caches survives it; no `push()`/`pop()` needed.
+///
+/// ```swift
+/// final class CheckoutTests: IsolatedTestCase {
+///     override func setUp() {
+///         super.setUp()
+///         Container.payments.register { MockPayments() }
+///     }
+///     func testPaysWithTheMock() {
+///         XCTAssertEqual(Checkout().pay(), "mock")
+///     }
+/// }
+/// ```
+///
+/// To isolate part of a test without subclassing, call ``Forge/SharedContainer/Registrations/isolated(_:)``.
+open class IsolatedTestCase: XCTestCase {
+    override open func invokeTest() {
+        Container.Registrations.isolated {
+            super.invokeTest()
+        }
+    }
+}

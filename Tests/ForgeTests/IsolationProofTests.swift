@@ -1,0 +1,89 @@
+// Proof that parallel tests are independent: 128 test cases run at once, each registering its own mocks for the
+// same factories, resolving scoped factories, yielding and hopping tasks, and seeing only its own instances.
+import Forge
+import ForgeTesting
+import Testing
+
+extension Container {
+    static let proofAPI = Factory<Greeting> { Hello() }
+    static let proofSingleton = Factory<Greeting>(scope: .singleton) { Hello() }
+    static let proofCached = Factory<Greeting>(scope: .cached) { Hello() }
+    static let proofSession = Factory<Greeting>(scope: .session) { Hello() }
+    static let proofComposite = Factory(scope: .cached) { [proofAPI(), proofSingleton(), proofSession()] }
+}
+
+/// What one resolution saw, in a form that can cross task boundaries.
+private struct Seen: Sendable, Equatable {
+    let texts: [String]
+    let singleton: ObjectIdentifier
+
+    static func now() -> Seen {
+        let composite = Container.proofComposite()
+        let texts = [Container.proofAPI(), Container.proofCached(), Container.proofSession()] + composite
+        return Seen(texts: texts.map(\.text), singleton: ObjectIdentifier(Container.proofSingleton()))
+    }
+}
+
+@Suite(.isolatedRegistrations) struct IsolationProofTests {
+    @Test(arguments: 0..<128)
+    func eachTestSeesOnlyItsOwnInstances(n: Int) async {
+        let mine = "test \(n)"
+        Container.proofAPI.register { MockGreeting(mine) }
+        Container.proofSingleton.register { MockGreeting(mine) }
+        Container.proofCached.register { MockGreeting(mine) }
+        Container.proofSession.register { MockGreeting(mine) }
+        let expected = Seen.now()
+        #expect(expected.texts == Array(repeating: mine, count: 6))
+
+        for round in 0..<4 {
+            await Task.yield()
+            #expect(Seen.now() == expected)
+            #expect(await Task { Seen.now() }.value == expected)  // `Task { }` inherits the world
+            let fromChildren = await withTaskGroup(of: Seen.self) { group in
+                for _ in 0..<3 { group.addTask { Seen.now() } }
+                return await group.reduce(into: [Seen]()) { $0.append($1) }
+            }
+            #expect(fromChildren == Array(repeating: expected, count: 3))
+            if round == 2 {
+                Container.Scope.session.reset()  // only this test's session
+                #expect(Container.proofSession().text == mine)
+            }
+        }
+    }
+
+    @Test func aDetachedTaskUsesTheProcessWorld() async {
+        Container.proofAPI.register { MockGreeting("isolated") }
+        #expect(Container.proofAPI().text == "isolated")
+        #expect(await Task.detached { Container.proofAPI().text }.value == "hello")
+    }
+
+    @Test(.isolatedRegistrations { Container.proofAPI.register { MockGreeting("from the trait") } })
+    func theTraitRegistersBeforeTheTest() {
+        #expect(Container.proofAPI().text == "from the trait")
+    }
+
+    @Test func aTaskThatOutlivesItsCallKeepsItsWorld() async {
+        let escaped = Container.Registrations.isolated {
+            Container.proofAPI.register { MockGreeting("inner") }
+            return Task {
+                await Task.yield()
+                return Container.proofAPI().text
+            }
+        }
+        #expect(await escaped.value == "inner")
+        #expect(Container.proofAPI().text == "hello")
+    }
+
+    @Test func isolatedReturnsAndRethrows() async throws {
+        struct Failure: Error {}
+        #expect(Container.Registrations.isolated { 42 } == 42)
+        #expect(await Container.Registrations.isolated { await Task { 7 }.value } == 7)
+        #expect(throws: Failure.self) { try Container.Registrations.isolated { throw Failure() } }
+        await #expect(throws: Failure.self) {
+            try await Container.Registrations.isolated {
+                await Task.yield()
+                throw Failure()
+            }
+        }
+    }
+}
