@@ -10,6 +10,7 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
+        .package(name: "Forge", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
@@ -42,6 +43,9 @@ func benchmarkTarget(_ name: String, dependencies: [Target.Dependency] = []) -> 
 package.targets += [
     // The floor: direct construction, no container at all.
     benchmarkTarget("DirectBenchmarks"),
+    benchmarkTarget("ForgeBenchmarks", dependencies: [
+        .product(name: "Forge", package: "Forge"),
+    ]),
     benchmarkTarget("SwinjectBenchmarks", dependencies: [
         .product(name: "Swinject", package: "Swinject"),
     ]),
