@@ -5,6 +5,9 @@
 #include <sched.h>
 #include <stdlib.h>
 
+forge_atomic_word forge_resolution_flags = { 1 };
+forge_atomic_word forge_cycle_detection = { 0 };
+
 // MARK: Hazard pointers
 
 /// One record a thread; records of exited threads are reused. Padded to a cache line so that readers on

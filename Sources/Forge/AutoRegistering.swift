@@ -35,7 +35,7 @@ enum AutoRegistration {
 
     /// Runs the registrations if they have not run; returns at once when they have.
     static func ensure() {
-        if state.value != done { runIfNeeded() }
+        if ResolutionFlags.current & ResolutionFlags.autoRegistrationPending != 0 { runIfNeeded() }
     }
 
     /// Whether this thread is inside `registerAllServices()`: what it registers is the baseline.
@@ -60,6 +60,7 @@ enum AutoRegistration {
         lock.withLock {
             state.store(done)
             runner.store(0)
+            ResolutionFlags.add(-ResolutionFlags.autoRegistrationPending)
             lock.unsafeBroadcast()
         }
     }

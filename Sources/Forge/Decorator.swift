@@ -14,8 +14,9 @@ extension SharedContainer {
             get { Decorators.hook.withLock { $0 } }
             set {
                 Decorators.hook.withLock { hook in
+                    let change = (newValue == nil ? 0 : 1) - (hook == nil ? 0 : 1)
                     hook = newValue
-                    Decorators.isSet.store(newValue == nil ? 0 : 1)
+                    ResolutionFlags.add(change * ResolutionFlags.decoratorSet)
                 }
             }
         }
@@ -23,12 +24,15 @@ extension SharedContainer {
 }
 
 /// Where the decorator hook is kept.
+@usableFromInline
 enum Decorators {
     static let hook = Locked<((Any) -> Void)?>(nil)
-    static let isSet = AtomicCounter()
 
-    static func decorate<T>(_ value: T) {
-        guard isSet.relaxedValue != 0, let hook = hook.withLock({ $0 }) else { return }
+    /// Whether a hook is set: resolutions call ``decorate(_:)`` only then.
+    @usableFromInline static var isActive: Bool { ResolutionFlags.current & ResolutionFlags.decoratorSet != 0 }
+
+    @usableFromInline static func decorate(_ value: Any) {
+        guard let hook = hook.withLock({ $0 }) else { return }
         hook(value)
     }
 }

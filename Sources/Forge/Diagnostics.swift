@@ -24,18 +24,14 @@ extension SharedContainer {
         /// A cycle through a cached or singleton factory is reported even when detection is off, because it
         /// would otherwise wait for itself forever.
         public static var detectsCycles: Bool {
-            get { Report.detectsCycles }
-            set { Report.cycleDetection.store(newValue ? 1 : 0) }
+            get { CycleDetectionFlag.isOn }
+            set { CycleDetectionFlag.set(newValue) }
         }
     }
 }
 
 /// The internal side of diagnostics: switches and messages.
 enum Report {
-    static let cycleDetection = AtomicCounter(_isDebugAssertConfiguration() ? 1 : 0)
-
-    static var detectsCycles: Bool { cycleDetection.relaxedValue != 0 }
-
     /// Stops the process: `chain` ends with a factory that is already being made further up.
     static func circularDependency(_ chain: [any FactoryCore]) -> Never {
         let start = chain.firstIndex { $0 === chain.last } ?? 0
@@ -51,7 +47,7 @@ enum Report {
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.
     static func circularDependency(reentering factory: any FactoryCore) -> Never {
-        let chain = ResolutionContext.current.chain
+        let chain = ResolutionContext.withCurrent { $0.chain }
         if !chain.isEmpty { circularDependency(chain + [factory]) }
         fatalError("""
             Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \

@@ -20,7 +20,7 @@
 /// scope is then your responsibility, as it is with any global. Use ``sendable(scope:fileID:line:factory:)`` to
 /// have the compiler require `Sendable` instead.
 public struct Factory<T>: Sendable {
-    let box: FactoryBox<Void, T>
+    @usableFromInline let box: FactoryBox<Void, T>
 
     /// Declares a factory.
     ///
@@ -37,6 +37,7 @@ public struct Factory<T>: Sendable {
     }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
+    @inlinable
     public func callAsFunction() -> T {
         box.resolve(())
     }

@@ -1,6 +1,7 @@
 // Forge: the object behind each factory, and how it resolves.
 
 /// What every factory box offers the untyped parts of Forge: its identity, global slot and declaration.
+@usableFromInline
 protocol FactoryCore: AnyObject, Sendable {
     /// The box's state in the process's world.
     var globalSlot: Slot { get }
@@ -17,17 +18,24 @@ extension FactoryCore {
 ///
 /// Its identity is the factory's identity. It is immutable; what registrations and scopes change lives in a
 /// ``Slot`` of the current ``World``.
+///
+/// The hit path (``resolve(_:)`` down to reading a slot) is `@inlinable` so that it is specialized for `T` in the
+/// caller's module: unspecialized, each resolution looked up generic metadata at several times the cost of the
+/// resolution itself (see Benchmarks/README.md). Everything that locks or uses atomics stays behind
+/// non-inlinable calls.
+@usableFromInline
 final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     // @unchecked: every stored property is immutable; the closure is called, never changed. Sharing the
     // instances it makes across threads is the caller's responsibility, as with any global.
-    let factory: (P) -> T
+    @usableFromInline let factory: (P) -> T
     let scope: SharedContainer.Scope
-    let globalSlot: Slot
+    @usableFromInline let kind: SharedContainer.Scope.Kind
+    @usableFromInline let globalSlot: Slot
     private let typeName: StaticString
     private let fileID: StaticString
     private let line: UInt
     /// Whether `T` is a class type, so that a weakly held instance converts back to `T` without a cast.
-    private let isClass = T.self is AnyObject.Type
+    @usableFromInline let isClass = T.self is AnyObject.Type
     /// Whether `T` is an `Optional`, whose `nil` is never cached.
     private let isOptional = T.self is any OptionalProtocol.Type
 
@@ -35,53 +43,93 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
          factory: @escaping (P) -> T) {
         self.factory = factory
         self.scope = scope ?? .unique
+        self.kind = self.scope.kind
         self.typeName = typeName
         self.fileID = fileID
         self.line = line
         self.globalSlot = Slot(id: nil)
     }
 
-    var declaration: String {
+    @usableFromInline var declaration: String {
         let types = P.self == Void.self ? "\(T.self)" : "\(P.self), \(T.self)"
         return "\(typeName)<\(types)> (\(fileID):\(line))"
     }
 
     // MARK: Resolution
 
+    @inlinable
     func resolve(_ parameter: P) -> T {
-        AutoRegistration.ensure()
-        let world: World
-        let slot: Slot
-        if World.isolatedCount.relaxedValue == 0 {
-            world = .global
-            slot = globalSlot
-        } else {
-            world = .current
-            slot = world.slot(for: self)
-        }
         let value: T
-        switch scope.kind {
+        switch kind {
         case .unique:
-            value = make(slot, parameter)
-        case .cached, .singleton, .shared:
-            value = cached(in: slot) ?? makeOnce(in: world, slot, parameter)
+            value = make(parameter)
+        case .cached, .singleton:
+            if let entry = protectCachedEntry() {
+                // The hazard pointer keeps the entry alive: copy the value out without retaining the entry.
+                value = Unmanaged<StrongEntry<T>>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.value }
+                Hazard.clear()
+            } else {
+                value = makeOnce(parameter)
+            }
+        case .shared:
+            if let entry = protectCachedEntry() {
+                let object = Unmanaged<WeakEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.object }
+                Hazard.clear()
+                if let object {
+                    value = isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
+                } else {
+                    value = makeOnce(parameter)
+                }
+            } else {
+                value = makeOnce(parameter)
+            }
         case .graph:
-            value = graphInstance(slot, parameter)
+            value = graphInstance(parameter)
         }
-        Decorators.decorate(value)
+        if Decorators.isActive { Decorators.decorate(value) }
         return value
     }
 
-    /// Calls the override or the factory's own closure, tracking depth and cycles for this thread.
-    private func make(_ slot: Slot, _ parameter: P) -> T {
-        let context = ResolutionContext.current
-        let tracked = context.enter(self)
-        defer { context.leave(tracked) }
-        return produce(slot, parameter)
+    /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
+    @usableFromInline
+    func currentSlot() -> Slot {
+        ResolutionFlags.current == 0 ? globalSlot : currentSlotSlowly()
     }
 
-    private func produce(_ slot: Slot, _ parameter: P) -> T {
-        if !slot.registration.isNil, let registration = slot.registration.load() {
+    private func currentSlotSlowly() -> Slot {
+        AutoRegistration.ensure()
+        return World.isolatedWorldsExist ? World.current.slot(for: self) : globalSlot
+    }
+
+    /// The cached entry in the current world, unretained and protected by this thread's hazard pointer: call
+    /// ``Hazard/clear()`` once its value is copied out.
+    @usableFromInline
+    func protectCachedEntry() -> UnsafeMutableRawPointer? {
+        if ResolutionFlags.current == 0 { return globalSlot.cache.protect() }
+        return currentSlotSlowly().cache.protect()
+    }
+
+    /// The override in the current world, if any, read without a lock.
+    @usableFromInline
+    func currentRegistration() -> AnyObject? {
+        if ResolutionFlags.current == 0 {
+            return globalSlot.registration.isNil ? nil : globalSlot.registration.load()
+        }
+        let slot = currentSlotSlowly()
+        return slot.registration.isNil ? nil : slot.registration.load()
+    }
+
+    /// Calls the override or the factory's own closure, tracking depth and cycles for this thread.
+    @inlinable
+    func make(_ parameter: P) -> T {
+        let tracked = ResolutionContext.enter(self)
+        defer { ResolutionContext.leave(tracked) }
+        return produce(parameter)
+    }
+
+    @inlinable
+    func produce(_ parameter: P) -> T {
+        if let registration = currentRegistration() {
             return unsafeDowncast(registration, to: Registration<P, T>.self).make(parameter)
         }
         return factory(parameter)
@@ -90,18 +138,21 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     /// The cached instance, read without a lock.
     private func cached(in slot: Slot) -> T? {
         guard let entry = slot.cache.load() else { return nil }
-        guard scope.kind == .shared else { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
+        guard kind == .shared else { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
         guard let object = unsafeDowncast(entry, to: WeakEntry.self).object else { return nil }
         return isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
     }
 
     /// Makes and caches the instance; threads that ask meanwhile wait and get the same one.
-    private func makeOnce(in world: World, _ slot: Slot, _ parameter: P) -> T {
-        slot.creation.withLock(reentered: { Report.circularDependency(reentering: self) }) {
+    @usableFromInline
+    func makeOnce(_ parameter: P) -> T {
+        let world = World.current
+        let slot = currentSlot()
+        return slot.creation.withLock(reentered: { Report.circularDependency(reentering: self) }) {
             if let instance = cached(in: slot) { return instance }
             let version = world.version(of: slot)
-            let value = make(slot, parameter)
-            if scope.kind == .shared {
+            let value = make(parameter)
+            if kind == .shared {
                 if let object = referenceObject(value) {
                     world.publish(slot, in: scope, version: version) { WeakEntry(object, sequence: $0) }
                 }
@@ -113,13 +164,15 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     }
 
     /// The instance shared by the current top-level resolution on this thread.
-    private func graphInstance(_ slot: Slot, _ parameter: P) -> T {
-        let context = ResolutionContext.current
-        if let entry = context.graph[slot.id] { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
-        let tracked = context.enter(self)
-        defer { context.leave(tracked) }
-        let value = produce(slot, parameter)
-        if !isNil(value) { context.graph[slot.id] = StrongEntry(value, sequence: 0) }
+    @usableFromInline
+    func graphInstance(_ parameter: P) -> T {
+        let id = self.id
+        let cached = ResolutionContext.withCurrent { $0.graph[id] }
+        if let cached { return unsafeDowncast(cached, to: StrongEntry<T>.self).value }
+        let tracked = ResolutionContext.enter(self)
+        defer { ResolutionContext.leave(tracked) }
+        let value = produce(parameter)
+        if !isNil(value) { ResolutionContext.withCurrent { $0.graph[id] = StrongEntry(value, sequence: 0) } }
         return value
     }
 

@@ -51,11 +51,36 @@ final class AtomicCounter: @unchecked Sendable {
     @discardableResult func add(_ delta: Int) -> Int { forge_atomic_add(cell, delta) }
 }
 
+/// The process-wide flags every resolution reads first. While they are all clear, a resolution uses the
+/// process's world, calls no decorator and skips the `AutoRegistering` check.
+enum ResolutionFlags {
+    static let autoRegistrationPending = 1
+    static let decoratorSet = 2
+    static let oneIsolatedWorld = 4
+
+    static var current: Int { forge_resolution_flags_load() }
+    static func add(_ delta: Int) { forge_resolution_flags_add(delta) }
+}
+
+/// Whether cycle detection is on: the build's default (on in debug) until someone sets it.
+enum CycleDetectionFlag {
+    static var isOn: Bool {
+        switch forge_cycle_detection_load() {
+        case 0: _isDebugAssertConfiguration()
+        case 1: false
+        default: true
+        }
+    }
+
+    static func set(_ isOn: Bool) { forge_cycle_detection_store(isOn ? 2 : 1) }
+}
+
 /// A strong reference that any thread may read without a lock while another replaces it.
 ///
 /// Readers pay one hazard-pointer store: ``load()`` never takes a lock and never allocates. Writers
 /// (``exchange(_:)``) wait until no reader is between reading the old object and retaining it, so the old
 /// object is never released under a reader. Writers are serialized by their callers' locks.
+@usableFromInline
 final class AtomicReference<Object: AnyObject>: @unchecked Sendable {
     // @unchecked: the cell is a C11 atomic and objects are reclaimed through hazard pointers.
     private let cell = UnsafeMutablePointer<forge_atomic_word>.allocate(capacity: 1)
@@ -73,9 +98,16 @@ final class AtomicReference<Object: AnyObject>: @unchecked Sendable {
     }
 
     /// Whether the reference is empty, without retaining anything.
-    var isNil: Bool { forge_atomic_load_acquire(cell) == 0 }
+    @usableFromInline var isNil: Bool { forge_atomic_load_acquire(cell) == 0 }
 
-    func load() -> Object? {
+    /// Marks the current object with this thread's hazard pointer and returns it, unretained, or `nil`. The object
+    /// stays alive until ``Hazard/clear()``, which the caller must call next, without doing anything else that
+    /// may load an ``AtomicReference`` in between.
+    @usableFromInline func protect() -> UnsafeMutableRawPointer? {
+        forge_hazard_protect(cell)
+    }
+
+    @usableFromInline func load() -> Object? {
         guard let raw = forge_hazard_protect(cell) else { return nil }
         let object = Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
         forge_hazard_clear()
@@ -91,6 +123,13 @@ final class AtomicReference<Object: AnyObject>: @unchecked Sendable {
         forge_hazard_wait_unused(old)
         return Unmanaged<Object>.fromOpaque(old).takeRetainedValue()
     }
+}
+
+/// This thread's hazard pointer.
+@usableFromInline
+enum Hazard {
+    /// Ends the protection that ``AtomicReference/protect()`` began.
+    @usableFromInline static func clear() { forge_hazard_clear() }
 }
 
 /// A mutex that remembers its owner, so that a thread that comes back for a lock it already holds is reported
@@ -121,14 +160,16 @@ enum ThreadLocal {
     /// A number unique to the calling thread while it lives.
     static var threadID: Int { Int(bitPattern: forge_thread_id()) }
 
-    static func object<Object: AnyObject>(make: () -> Object) -> Object {
+    /// Calls `body` with this thread's object, made by `make` on first use. The object is borrowed, not retained:
+    /// the thread holds it until it exits.
+    static func withObject<Object: AnyObject, R>(make: () -> Object, _ body: (Object) -> R) -> R {
         if let raw = forge_thread_context() {
-            return Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
+            return Unmanaged<Object>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
         }
         let object = make()
         forge_set_thread_context(Unmanaged.passRetained(object).toOpaque()) { raw in
             Unmanaged<AnyObject>.fromOpaque(raw).release()
         }
-        return object
+        return body(object)
     }
 }

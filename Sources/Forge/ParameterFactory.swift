@@ -12,7 +12,7 @@
 /// It is unique unless you give it a scope. A scoped parameter factory caches the first instance it makes and
 /// returns it whatever parameter later calls pass, until the scope is reset.
 public struct ParameterFactory<P, T>: Sendable {
-    let box: FactoryBox<P, T>
+    @usableFromInline let box: FactoryBox<P, T>
 
     /// Declares a parameter factory.
     ///
@@ -29,6 +29,7 @@ public struct ParameterFactory<P, T>: Sendable {
     }
 
     /// Resolves the dependency with `parameter`.
+    @inlinable
     public func callAsFunction(_ parameter: P) -> T {
         box.resolve(parameter)
     }

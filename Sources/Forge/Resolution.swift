@@ -6,20 +6,35 @@
 /// that thread: the depth tells a top-level resolution from a nested one, and the chain of factories being made
 /// shows a cycle. Two threads resolving the same factory have separate contexts, so they never look like a
 /// cycle.
+@usableFromInline
 final class ResolutionContext {
+    // Only this context's thread touches it, so the exclusivity checks are left out: they cost more than the
+    // rest of a resolution.
     /// How many factory closures are running on this thread.
-    private var depth = 0
+    @exclusivity(unchecked) private var depth = 0
     /// The `graph` scope's instances of the current top-level resolution, by factory.
-    var graph: [ObjectIdentifier: AnyObject] = [:]
+    @exclusivity(unchecked) var graph: [ObjectIdentifier: AnyObject] = [:]
     /// The factories being made, outermost first, while cycle detection is on.
-    private(set) var chain: [any FactoryCore] = []
+    @exclusivity(unchecked) private(set) var chain: [any FactoryCore] = []
 
-    static var current: ResolutionContext { ThreadLocal.object(make: ResolutionContext.init) }
+    /// Calls `body` with this thread's context.
+    static func withCurrent<R>(_ body: (ResolutionContext) -> R) -> R {
+        ThreadLocal.withObject(make: ResolutionContext.init, body)
+    }
 
-    /// Records that `factory`'s closure is about to run. Returns whether it joined the cycle chain.
+    /// Records on this thread that `factory`'s closure is about to run. Returns whether it joined the cycle chain.
+    @usableFromInline static func enter(_ factory: any FactoryCore) -> Bool {
+        withCurrent { $0.enter(factory) }
+    }
+
+    /// Records on this thread that the closure of the matching ``enter(_:)`` returned.
+    @usableFromInline static func leave(_ tracked: Bool) {
+        withCurrent { $0.leave(tracked) }
+    }
+
     func enter(_ factory: any FactoryCore) -> Bool {
         depth += 1
-        guard Report.detectsCycles else { return false }
+        guard CycleDetectionFlag.isOn else { return false }
         if chain.contains(where: { $0 === factory }) {
             Report.circularDependency(chain + [factory])
         }
@@ -27,7 +42,6 @@ final class ResolutionContext {
         return true
     }
 
-    /// Records that the closure of the matching ``enter(_:)`` returned.
     func leave(_ tracked: Bool) {
         if tracked { chain.removeLast() }
         depth -= 1

@@ -20,6 +20,7 @@ extension SharedContainer {
     /// ``SharedContainer/Registrations/isolated(_:)``.
     public class Scope: @unchecked Sendable, CustomStringConvertible {
         // @unchecked: a scope is immutable; its instances live in `World`, behind the world's lock.
+        @usableFromInline
         enum Kind: Sendable {
             case unique, cached, shared, singleton, graph
         }

@@ -12,16 +12,17 @@ final class World: @unchecked Sendable {
     /// The process's world.
     static let global = World(isGlobal: true, initial: [:])
 
-    /// How many isolated worlds exist. While zero, resolution never reads ``isolated``. It counts worlds, not
-    /// calls, so that a `Task { }` that outlives its isolated call keeps its world.
-    static let isolatedCount = AtomicCounter()
+    /// Whether any isolated world exists. While none does, resolution never reads ``isolated``. The count (in
+    /// ``ResolutionFlags``) is of worlds, not calls, so that a `Task { }` that outlives its isolated call keeps
+    /// its world.
+    static var isolatedWorldsExist: Bool { ResolutionFlags.current >= ResolutionFlags.oneIsolatedWorld }
 
     /// The isolated world of the current task, if any.
     @TaskLocal static var isolated: World?
 
     /// The world that registrations, scopes and resolutions of the current task use.
     static var current: World {
-        isolatedCount.relaxedValue == 0 ? global : (isolated ?? global)
+        isolatedWorldsExist ? (isolated ?? global) : global
     }
 
     let isGlobal: Bool
@@ -53,11 +54,11 @@ final class World: @unchecked Sendable {
         self.isGlobal = isGlobal
         self.unsafeInitial = initial
         self.unsafeBaseline = initial
-        if !isGlobal { Self.isolatedCount.add(1) }
+        if !isGlobal { ResolutionFlags.add(ResolutionFlags.oneIsolatedWorld) }
     }
 
     deinit {
-        if !isGlobal { Self.isolatedCount.add(-1) }
+        if !isGlobal { ResolutionFlags.add(-ResolutionFlags.oneIsolatedWorld) }
     }
 
     // MARK: Slots

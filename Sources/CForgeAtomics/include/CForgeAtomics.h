@@ -28,6 +28,28 @@ static inline intptr_t forge_atomic_add(forge_atomic_word *_Nonnull cell, intptr
     return __c11_atomic_fetch_add(&cell->value, delta, __ATOMIC_SEQ_CST) + delta;
 }
 
+/// Process-wide flags that tell a resolution whether it may take the fast path (all zero) or must look further:
+/// bit 0, `AutoRegistering` has not run yet (set initially); bit 1, a decorator is set; bits 2 and up, how many
+/// isolated worlds exist. A plain C global: reading it needs no lazy initialization.
+extern forge_atomic_word forge_resolution_flags;
+
+static inline intptr_t forge_resolution_flags_load(void) {
+    return __c11_atomic_load(&forge_resolution_flags.value, __ATOMIC_ACQUIRE);
+}
+static inline intptr_t forge_resolution_flags_add(intptr_t delta) {
+    return __c11_atomic_fetch_add(&forge_resolution_flags.value, delta, __ATOMIC_SEQ_CST) + delta;
+}
+
+/// Cycle detection: 0 until set, then 1 for off and 2 for on. A plain C global, read on every resolution.
+extern forge_atomic_word forge_cycle_detection;
+
+static inline intptr_t forge_cycle_detection_load(void) {
+    return __c11_atomic_load(&forge_cycle_detection.value, __ATOMIC_RELAXED);
+}
+static inline void forge_cycle_detection_store(intptr_t value) {
+    __c11_atomic_store(&forge_cycle_detection.value, value, __ATOMIC_RELAXED);
+}
+
 /// Reads a pointer that another thread may swap out and release at any moment, and marks it with this
 /// thread's hazard pointer so that `forge_hazard_wait_unused` keeps the object alive until the caller has
 /// retained it and called `forge_hazard_clear`. Returns NULL when the cell holds NULL.
