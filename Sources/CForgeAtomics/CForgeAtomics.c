@@ -81,6 +81,29 @@ void forge_hazard_wait_unused(void *_Nonnull pointer) {
     }
 }
 
+// MARK: Thread state
+
+_Thread_local forge_thread_state forge_thread = { 0, 0, 0, 0, NULL };
+static pthread_key_t chainKey;
+static pthread_once_t chainKeyOnce = PTHREAD_ONCE_INIT;
+
+static void forge_chain_make_key(void) { pthread_key_create(&chainKey, free); }
+
+bool forge_chain_push(const void *factory) {
+    for (intptr_t i = 0; i < forge_thread.chainCount; i++) {
+        if (forge_thread.chain[i] == factory) return false;
+    }
+    if (forge_thread.chainCount == forge_thread.chainCapacity) {
+        intptr_t capacity = forge_thread.chainCapacity == 0 ? 16 : forge_thread.chainCapacity * 2;
+        forge_thread.chain = (const void **)realloc((void *)forge_thread.chain, sizeof(void *) * (size_t)capacity);
+        forge_thread.chainCapacity = capacity;
+        pthread_once(&chainKeyOnce, forge_chain_make_key);
+        pthread_setspecific(chainKey, (void *)forge_thread.chain);  // freed when the thread exits
+    }
+    forge_thread.chain[forge_thread.chainCount++] = factory;
+    return true;
+}
+
 // MARK: Thread context
 
 static _Thread_local void *threadContext = NULL;

@@ -47,7 +47,7 @@ enum Report {
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.
     static func circularDependency(reentering factory: any FactoryCore) -> Never {
-        let chain = ResolutionContext.withCurrent { $0.chain }
+        let chain = ResolutionContext.chain
         if !chain.isEmpty { circularDependency(chain + [factory]) }
         fatalError("""
             Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \

@@ -167,12 +167,11 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     @usableFromInline
     func graphInstance(_ parameter: P) -> T {
         let id = self.id
-        let cached = ResolutionContext.withCurrent { $0.graph[id] }
-        if let cached { return unsafeDowncast(cached, to: StrongEntry<T>.self).value }
+        if let cached = GraphInstances.instance(for: id) { return unsafeDowncast(cached, to: StrongEntry<T>.self).value }
         let tracked = ResolutionContext.enter(self)
         defer { ResolutionContext.leave(tracked) }
         let value = produce(parameter)
-        if !isNil(value) { ResolutionContext.withCurrent { $0.graph[id] = StrongEntry(value, sequence: 0) } }
+        if !isNil(value) { GraphInstances.set(StrongEntry(value, sequence: 0), for: id) }
         return value
     }
 

@@ -155,7 +155,26 @@ final class OwnedLock: @unchecked Sendable {
     }
 }
 
-/// Per-thread storage: Forge keeps one object a thread, its `ResolutionContext`, released when the thread exits.
+/// What this thread tracks while it resolves, kept in C thread-local storage so that reading it costs no
+/// allocation, no reference counting and no exclusivity check, even in debug builds.
+enum ThreadState {
+    /// One more factory closure runs on this thread; returns the new depth.
+    @discardableResult static func enter() -> Int { forge_depth_enter() }
+    /// A factory closure returned; returns the new depth, 0 at the end of a top-level resolution.
+    static func leave() -> Int { forge_depth_leave() }
+    /// Whether the graph scope holds instances for the current top-level resolution.
+    static var hasGraph: Bool {
+        get { forge_has_graph() }
+        set { forge_set_has_graph(newValue) }
+    }
+    /// Appends `factory` to the chain of factories being made; `false` when it is already in it.
+    static func pushChain(_ factory: UnsafeRawPointer) -> Bool { forge_chain_push(factory) }
+    static func popChain() { forge_chain_pop() }
+    /// The factories being made on this thread, outermost first.
+    static var chain: [UnsafeRawPointer] { (0..<forge_chain_count()).map { forge_chain_at($0) } }
+}
+
+/// Per-thread storage for one object, the thread's `GraphInstances`, released when the thread exits.
 enum ThreadLocal {
     /// A number unique to the calling thread while it lives.
     static var threadID: Int { Int(bitPattern: forge_thread_id()) }

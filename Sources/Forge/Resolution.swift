@@ -1,54 +1,59 @@
 // Forge: what one thread tracks while it resolves: depth, the graph scope's instances and the cycle chain.
 
-/// The resolution state of one thread.
+/// The resolution state of the current thread.
 ///
 /// A factory closure runs synchronously on the thread that resolves it, so the resolutions it makes nest on
 /// that thread: the depth tells a top-level resolution from a nested one, and the chain of factories being made
-/// shows a cycle. Two threads resolving the same factory have separate contexts, so they never look like a
-/// cycle.
+/// shows a cycle. Two threads resolving the same factory have separate state, so they never look like a cycle.
 @usableFromInline
-final class ResolutionContext {
-    // Only this context's thread touches it, so the exclusivity checks are left out: they cost more than the
-    // rest of a resolution.
-    /// How many factory closures are running on this thread.
-    @exclusivity(unchecked) private var depth = 0
-    /// The `graph` scope's instances of the current top-level resolution, by factory.
-    @exclusivity(unchecked) var graph: [ObjectIdentifier: AnyObject] = [:]
-    /// The factories being made, outermost first, while cycle detection is on.
-    @exclusivity(unchecked) private(set) var chain: [any FactoryCore] = []
-
-    /// Calls `body` with this thread's context.
-    static func withCurrent<R>(_ body: (ResolutionContext) -> R) -> R {
-        ThreadLocal.withObject(make: ResolutionContext.init, body)
-    }
-
-    /// Records on this thread that `factory`'s closure is about to run. Returns whether it joined the cycle chain.
+enum ResolutionContext {
+    /// Records that `factory`'s closure is about to run. Returns whether it joined the cycle chain.
     @usableFromInline static func enter(_ factory: any FactoryCore) -> Bool {
-        withCurrent { $0.enter(factory) }
-    }
-
-    /// Records on this thread that the closure of the matching ``enter(_:)`` returned.
-    @usableFromInline static func leave(_ tracked: Bool) {
-        withCurrent { $0.leave(tracked) }
-    }
-
-    func enter(_ factory: any FactoryCore) -> Bool {
-        depth += 1
+        ThreadState.enter()
         guard CycleDetectionFlag.isOn else { return false }
-        if chain.contains(where: { $0 === factory }) {
+        if !ThreadState.pushChain(UnsafeRawPointer(Unmanaged.passUnretained(factory as AnyObject).toOpaque())) {
             Report.circularDependency(chain + [factory])
         }
-        chain.append(factory)
         return true
     }
 
-    func leave(_ tracked: Bool) {
-        if tracked { chain.removeLast() }
-        depth -= 1
-        if depth == 0 && !graph.isEmpty {
-            // Swap first: the instances' deinits may resolve factories, which touch `graph` again.
-            var finished: [ObjectIdentifier: AnyObject] = [:]
-            swap(&finished, &graph)
+    /// Records that the closure of the matching ``enter(_:)`` returned.
+    @usableFromInline static func leave(_ tracked: Bool) {
+        if tracked { ThreadState.popChain() }
+        if ThreadState.leave() == 0 && ThreadState.hasGraph {
+            ThreadState.hasGraph = false
+            GraphInstances.removeAll()
         }
+    }
+
+    /// The factories being made on this thread, outermost first, while cycle detection is on.
+    static var chain: [any FactoryCore] {
+        // Every factory in the chain is in the middle of resolving, so it is alive.
+        ThreadState.chain.map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any FactoryCore }
+    }
+}
+
+/// The `graph` scope's instances of the current top-level resolution on this thread, by factory.
+final class GraphInstances {
+    private var instances: [ObjectIdentifier: AnyObject] = [:]
+
+    private static func withCurrent<R>(_ body: (GraphInstances) -> R) -> R {
+        ThreadLocal.withObject(make: GraphInstances.init, body)
+    }
+
+    static func instance(for id: ObjectIdentifier) -> AnyObject? {
+        guard ThreadState.hasGraph else { return nil }
+        return withCurrent { $0.instances[id] }
+    }
+
+    static func set(_ instance: AnyObject, for id: ObjectIdentifier) {
+        withCurrent { $0.instances[id] = instance }
+        ThreadState.hasGraph = true
+    }
+
+    static func removeAll() {
+        // Swap first: the instances' deinits may resolve factories, which touch this table again.
+        var finished: [ObjectIdentifier: AnyObject] = [:]
+        withCurrent { swap(&finished, &$0.instances) }
     }
 }

@@ -60,7 +60,33 @@ void forge_hazard_clear(void);
 /// before releasing it.
 void forge_hazard_wait_unused(void *_Nonnull pointer);
 
-/// Per-thread resolution state (depth, graph cache and cycle chain), owned by Swift. NULL until set.
+/// What one thread tracks while it resolves: how many factory closures are running, whether the graph scope
+/// holds instances for the current top-level resolution, and the factories being made (for cycle detection).
+typedef struct {
+    intptr_t depth;
+    intptr_t hasGraph;
+    intptr_t chainCount;
+    intptr_t chainCapacity;
+    const void *_Nonnull *_Nullable chain;
+} forge_thread_state;
+
+extern _Thread_local forge_thread_state forge_thread;
+
+/// One more factory closure runs on this thread; returns the new depth.
+static inline intptr_t forge_depth_enter(void) { return ++forge_thread.depth; }
+/// A factory closure returned; returns the new depth, 0 at the end of a top-level resolution.
+static inline intptr_t forge_depth_leave(void) { return --forge_thread.depth; }
+static inline bool forge_has_graph(void) { return forge_thread.hasGraph != 0; }
+static inline void forge_set_has_graph(bool value) { forge_thread.hasGraph = value; }
+
+/// Appends `factory` to this thread's chain. Returns false, appending nothing, when it is already there.
+bool forge_chain_push(const void *_Nonnull factory);
+/// Removes the last entry of this thread's chain.
+static inline void forge_chain_pop(void) { forge_thread.chainCount -= 1; }
+static inline intptr_t forge_chain_count(void) { return forge_thread.chainCount; }
+static inline const void *_Nonnull forge_chain_at(intptr_t index) { return forge_thread.chain[index]; }
+
+/// Per-thread storage for one Swift object (the graph scope's instances). NULL until set.
 void *_Nullable forge_thread_context(void);
 /// Stores this thread's context. `destructor` is called with it when the thread exits.
 void forge_set_thread_context(void *_Nullable context, void (*_Nonnull destructor)(void *_Nonnull));
