@@ -56,8 +56,8 @@ final class StrongEntry<T>: CacheEntry {
 /// A cached class instance held weakly, for the `shared` scope.
 @usableFromInline
 final class WeakEntry: CacheEntry {
-    // Written only in `init`; weak loads are safe from any thread.
-    @usableFromInline private(set) weak var object: AnyObject?
+    // Written only in `init`, so reads need no exclusivity check; weak loads are safe from any thread.
+    @usableFromInline @exclusivity(unchecked) private(set) weak var object: AnyObject?
     init(_ object: AnyObject?, sequence: UInt64 = 0) {
         self.object = object
         super.init(sequence: sequence)
