@@ -167,11 +167,17 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     @usableFromInline
     func graphInstance(_ parameter: P) -> T {
         let id = self.id
-        if let cached = GraphInstances.instance(for: id) { return unsafeDowncast(cached, to: StrongEntry<T>.self).value }
+        if let cached = GraphInstances.instance(for: id) {
+            return isClass ? unsafeBitCast(cached, to: T.self) : unsafeDowncast(cached, to: StrongEntry<T>.self).value
+        }
         let tracked = ResolutionContext.enter(self)
         defer { ResolutionContext.leave(tracked) }
         let value = produce(parameter)
-        if !isNil(value) { GraphInstances.set(StrongEntry(value, sequence: 0), for: id) }
+        if !isNil(value) {
+            // A class instance is kept as it is; anything else in a box.
+            let instance: AnyObject = isClass ? unsafeBitCast(value, to: AnyObject.self) : StrongEntry(value, sequence: 0)
+            GraphInstances.set(instance, for: id)
+        }
         return value
     }
 

@@ -82,7 +82,11 @@ final class LazyBox<T>: @unchecked Sendable {
     }
 
     var value: T {
-        if let entry = resolved.load() { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
+        if let entry = resolved.protect() {
+            // The hazard pointer keeps the entry alive: copy the value out without retaining the entry.
+            defer { Hazard.clear() }
+            return Unmanaged<StrongEntry<T>>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.value }
+        }
         return lock.withLock {
             if let entry = resolved.load() { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
             let value = factory()

@@ -34,8 +34,13 @@ enum ResolutionContext {
 }
 
 /// The `graph` scope's instances of the current top-level resolution on this thread, by factory.
+///
+/// A graph holds a handful of instances, so two arrays searched linearly beat a dictionary, and they keep their
+/// storage from one top-level resolution to the next.
 final class GraphInstances {
-    private var instances: [ObjectIdentifier: AnyObject] = [:]
+    // Only this thread touches it; deinits that run while it is emptied may add to it, never overlap an access.
+    @exclusivity(unchecked) private var ids: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var instances: [AnyObject] = []
 
     private static func withCurrent<R>(_ body: (GraphInstances) -> R) -> R {
         ThreadLocal.withObject(make: GraphInstances.init, body)
@@ -43,17 +48,25 @@ final class GraphInstances {
 
     static func instance(for id: ObjectIdentifier) -> AnyObject? {
         guard ThreadState.hasGraph else { return nil }
-        return withCurrent { $0.instances[id] }
+        return withCurrent { graph in graph.ids.firstIndex(of: id).map { graph.instances[$0] } }
     }
 
     static func set(_ instance: AnyObject, for id: ObjectIdentifier) {
-        withCurrent { $0.instances[id] = instance }
+        withCurrent { graph in
+            graph.ids.append(id)
+            graph.instances.append(instance)
+        }
         ThreadState.hasGraph = true
     }
 
     static func removeAll() {
-        // Swap first: the instances' deinits may resolve factories, which touch this table again.
-        var finished: [ObjectIdentifier: AnyObject] = [:]
-        withCurrent { swap(&finished, &$0.instances) }
+        withCurrent { graph in
+            // Move the instances out first: their deinits may resolve factories, which use this table again.
+            var finished: [AnyObject] = []
+            swap(&finished, &graph.instances)
+            graph.ids.removeAll(keepingCapacity: true)
+            finished.removeAll(keepingCapacity: true)
+            if graph.instances.isEmpty { swap(&finished, &graph.instances) }
+        }
     }
 }

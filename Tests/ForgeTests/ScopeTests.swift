@@ -14,6 +14,8 @@ extension Container {
     fileprivate static let graphTracked = Factory(scope: .graph) { Tracked(id: made.increment()) }
     fileprivate static let graphPair = Factory { (graphTracked(), graphTracked()) }
     fileprivate static let graphTree = Factory { (graphPair(), graphTracked()) }
+    fileprivate static let graphPoint = Factory(scope: .graph) { Point(x: made.increment()) }
+    fileprivate static let graphPoints = Factory { [graphPoint(), graphPoint(), graphPoint()] }
     fileprivate static let optionalCached = Factory<Tracked?>(scope: .cached) { nil }
     fileprivate static let optionalSingleton = Factory<Tracked?>(scope: .singleton) { nil }
     fileprivate static let optionalShared = Factory<Greeting?>(scope: .shared) { nil }
@@ -152,6 +154,14 @@ extension Container {
             let (again, _) = Container.graphTree()
             #expect(again.0 !== pair.0)
             #expect(Container.graphTracked() !== Container.graphTracked())
+        }
+    }
+
+    @Test func graphMakesAValueOncePerTopLevelResolution() {
+        Container.Registrations.isolated {
+            let points = Container.graphPoints()
+            #expect(Set(points.map(\.x)).count == 1)
+            #expect(Container.graphPoints()[0] != points[0])
         }
     }
 

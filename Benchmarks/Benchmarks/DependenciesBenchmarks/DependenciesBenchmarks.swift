@@ -6,8 +6,7 @@ import BenchFixtures
 import Dependencies
 
 let benchmarks: @Sendable () -> Void = {
-    // A @Dependency read costs hundreds of nanoseconds; a thousand per sample is plenty.
-    BenchSettings.apply(scalingFactor: .kilo)
+    BenchSettings.apply()
 
     registerResolveBenchmarks()
     registerOwnerBenchmarks()

@@ -5,7 +5,7 @@ import Benchmark
 import BenchFixtures
 
 let benchmarks: @Sendable () -> Void = {
-    BenchSettings.apply(scalingFactor: .mega)
+    BenchSettings.apply()
 
     // Floor for every "one object per resolve" scenario.
     Benchmark("Floor") { benchmark in
@@ -33,4 +33,6 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(Numbered(index))
         }
     }
+
+    registerThreadBenchmarks()
 }

@@ -6,7 +6,7 @@ import BenchFixtures
 import Forge
 
 let benchmarks: @Sendable () -> Void = {
-    BenchSettings.apply(scalingFactor: .mega)
+    BenchSettings.apply()
 
     registerResolveBenchmarks()
     registerPropertyWrapperBenchmarks()

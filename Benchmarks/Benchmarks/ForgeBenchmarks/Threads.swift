@@ -1,16 +1,47 @@
 // Singleton hits from 1, 2 and 4 threads at once. Each thread performs
 // `scaledIterations.count` resolves; compare.sh divides the wall time by that count, so the
 // result is the per-resolve time as seen by each thread (ideal scaling: equal for 1 and 2
-// threads on a 2-core machine).
+// threads on a 2-core machine). A million resolves per thread keeps the cost of starting and
+// joining the threads (tens of microseconds) out of the result.
+
+// The same with a struct singleton: returning it touches no reference count, so the difference between the two
+// shows what the returned class instance's atomic retain and release cost when threads share it.
 
 import Benchmark
 import BenchFixtures
 import Forge
 
+/// A singleton value: copying it out of the cache writes nothing that other threads read.
+struct ValueSettings {
+    var retries = 3
+    var timeout = 30.0
+}
+
+extension Container {
+    static let benchThreadedValue = Factory(scope: .singleton) { ValueSettings() }
+}
+
 func registerThreadBenchmarks() {
     blackHole(Container.benchThreadedSingleton())
+    blackHole(Container.benchThreadedValue())
     for threads in [1, 2, 4] {
-        Benchmark("SingletonHit\(threads)Threads") { benchmark in
+        Benchmark(
+            "ValueSingletonHit\(threads)Threads",
+            configuration: BenchSettings.configuration(scalingFactor: .mega)
+        ) { benchmark in
+            let perThread = benchmark.scaledIterations.count
+            runOnThreads(threads) {
+                for _ in 0..<perThread {
+                    blackHole(Container.benchThreadedValue())
+                }
+            }
+        }
+    }
+    for threads in [1, 2, 4] {
+        Benchmark(
+            "SingletonHit\(threads)Threads",
+            configuration: BenchSettings.configuration(scalingFactor: .mega)
+        ) { benchmark in
             let perThread = benchmark.scaledIterations.count
             runOnThreads(threads) {
                 for _ in 0..<perThread {

@@ -8,8 +8,7 @@ import BenchFixtures
 import Swinject
 
 let benchmarks: @Sendable () -> Void = {
-    // Swinject resolves in ~1 µs; a thousand operations per sample keeps samples short.
-    BenchSettings.apply(scalingFactor: .kilo)
+    BenchSettings.apply()
 
     let container = makeContainer()
     registerResolveBenchmarks(container)
