@@ -60,13 +60,15 @@ void *forge_hazard_protect(forge_atomic_word *_Nonnull cell) {
     forge_hazard_record *record = threadRecord;
     if (__builtin_expect(record == NULL, 0)) record = forge_hazard_claim_record();
     void *pointer = (void *)__c11_atomic_load(&cell->value, __ATOMIC_ACQUIRE);
-    for (;;) {
-        if (pointer == NULL) return NULL;
+    while (pointer != NULL) {
         __c11_atomic_store(&record->hazard, pointer, __ATOMIC_SEQ_CST);
         void *again = (void *)__c11_atomic_load(&cell->value, __ATOMIC_SEQ_CST);
         if (again == pointer) return pointer;
         pointer = again;
     }
+    // The cell was emptied while we looked: a hazard left behind would make a writer wait forever.
+    __c11_atomic_store(&record->hazard, NULL, __ATOMIC_RELEASE);
+    return NULL;
 }
 
 void forge_hazard_clear(void) {

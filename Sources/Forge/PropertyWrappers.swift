@@ -9,8 +9,10 @@
 /// ```
 @propertyWrapper
 public struct Injected<T> {
-    private var dependency: T
+    @usableFromInline var dependency: T
 
+    // Inlinable so that the resolution is specialized for `T` where the owner is declared.
+    @inlinable
     public init(_ factory: Factory<T>) {
         dependency = factory()
     }

@@ -43,6 +43,21 @@ extension Container {
         }
     }
 
+    /// A resolution that finds its cache emptied while it reads it must not leave its hazard pointer set: the next
+    /// reset would wait for it forever. With that bug this test hung in 2 runs of 3; a hang fails it by time limit.
+    @Test(.timeLimit(.minutes(1)))
+    func resetsRacingHitsNeverHang() async {
+        let factory = Factory(scope: .cached) { Slow(id: 0) }
+        await Container.Registrations.isolated {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for _ in 0..<300_000 { Container.Scope.cached.reset() } }
+                for _ in 0..<2 {
+                    group.addTask { for _ in 0..<300_000 { _ = factory() } }
+                }
+            }
+        }
+    }
+
     @Test func mixedOperationsFromEightTasks() async {
         await Container.Registrations.isolated {
             await withTaskGroup(of: Void.self) { group in

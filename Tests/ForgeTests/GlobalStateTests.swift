@@ -3,7 +3,6 @@
 // isolated worlds or uses factories of its own.
 import Dispatch
 import Forge
-import Synchronization
 import Testing
 
 extension Container {
@@ -58,13 +57,13 @@ extension Container {
             let made = Counter()
             let inner = Factory(scope: .cached) { Slow(id: made.increment()) }
             let outer = Factory(scope: .singleton) { [inner(), inner()] }
-            let results = Mutex<[ObjectIdentifier]>([])
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                let value = outer()
-                results.withLock { $0.append(ObjectIdentifier(value[0])) }
+            let results = PerThreadResults(count: 8)
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                results[index] = ObjectIdentifier(outer()[0])
             }
             #expect(made.value == 1)
-            #expect(results.withLock { Set($0).count } == 1)
+            #expect(Set(results.all).count == 1)
+            #expect(!results.all.contains(nil))
         }
     }
 

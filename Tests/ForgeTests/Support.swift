@@ -40,3 +40,25 @@ struct Point: Equatable {
 extension Container.Scope {
     static let session = Cached(name: "session")
 }
+
+/// One result slot for each of several threads, each writing only its own index.
+///
+/// Synchronization's `Mutex` waits on a raw futex, which the thread sanitizer cannot see; this needs no lock.
+final class PerThreadResults: @unchecked Sendable {
+    // @unchecked: each index is written by one thread only, and `all` is read after those threads are joined.
+    private let storage: UnsafeMutableBufferPointer<ObjectIdentifier?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit { storage.deallocate() }
+
+    subscript(index: Int) -> ObjectIdentifier? {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
+
+    var all: [ObjectIdentifier?] { Array(storage) }
+}

@@ -52,7 +52,7 @@ static inline void forge_cycle_detection_store(intptr_t value) {
 
 /// Reads a pointer that another thread may swap out and release at any moment, and marks it with this
 /// thread's hazard pointer so that `forge_hazard_wait_unused` keeps the object alive until the caller has
-/// retained it and called `forge_hazard_clear`. Returns NULL when the cell holds NULL.
+/// retained it and called `forge_hazard_clear`. Returns NULL, with no hazard left set, when the cell holds NULL.
 void *_Nullable forge_hazard_protect(forge_atomic_word *_Nonnull cell);
 /// Ends the protection that `forge_hazard_protect` began on this thread.
 void forge_hazard_clear(void);
