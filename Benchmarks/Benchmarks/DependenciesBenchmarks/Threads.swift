@@ -6,15 +6,8 @@ import BenchFixtures
 import Dependencies
 
 func registerThreadBenchmarks() {
-    for threads in [1, 2, 4] {
-        Benchmark("SingletonHit\(threads)Threads") { benchmark in
-            let perThread = benchmark.scaledIterations.count
-            runOnThreads(threads) {
-                for _ in 0..<perThread {
-                    @Dependency(\.singletonService) var service
-                    blackHole(service)
-                }
-            }
-        }
+    threadedBenchmarks("SingletonHit") {
+        @Dependency(\.singletonService) var service
+        blackHole(service)
     }
 }

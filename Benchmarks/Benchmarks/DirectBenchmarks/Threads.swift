@@ -16,17 +16,7 @@ func handWrittenSingletonAccessor() -> Service {
 
 func registerThreadBenchmarks() {
     blackHole(handWrittenSingleton)
-    for threads in [1, 2, 4] {
-        Benchmark(
-            "SingletonHit\(threads)Threads",
-            configuration: BenchSettings.configuration(scalingFactor: .mega)
-        ) { benchmark in
-            let perThread = benchmark.scaledIterations.count
-            runOnThreads(threads) {
-                for _ in 0..<perThread {
-                    blackHole(handWrittenSingletonAccessor())
-                }
-            }
-        }
+    threadedBenchmarks("SingletonHit", configuration: BenchSettings.configuration(scalingFactor: .mega)) {
+        blackHole(handWrittenSingletonAccessor())
     }
 }

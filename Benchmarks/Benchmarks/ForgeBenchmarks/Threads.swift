@@ -24,30 +24,11 @@ extension Container {
 func registerThreadBenchmarks() {
     blackHole(Container.benchThreadedSingleton())
     blackHole(Container.benchThreadedValue())
-    for threads in [1, 2, 4] {
-        Benchmark(
-            "ValueSingletonHit\(threads)Threads",
-            configuration: BenchSettings.configuration(scalingFactor: .mega)
-        ) { benchmark in
-            let perThread = benchmark.scaledIterations.count
-            runOnThreads(threads) {
-                for _ in 0..<perThread {
-                    blackHole(Container.benchThreadedValue())
-                }
-            }
-        }
+    let configuration = BenchSettings.configuration(scalingFactor: .mega)
+    threadedBenchmarks("ValueSingletonHit", configuration: configuration) {
+        blackHole(Container.benchThreadedValue())
     }
-    for threads in [1, 2, 4] {
-        Benchmark(
-            "SingletonHit\(threads)Threads",
-            configuration: BenchSettings.configuration(scalingFactor: .mega)
-        ) { benchmark in
-            let perThread = benchmark.scaledIterations.count
-            runOnThreads(threads) {
-                for _ in 0..<perThread {
-                    blackHole(Container.benchThreadedSingleton())
-                }
-            }
-        }
+    threadedBenchmarks("SingletonHit", configuration: configuration) {
+        blackHole(Container.benchThreadedSingleton())
     }
 }

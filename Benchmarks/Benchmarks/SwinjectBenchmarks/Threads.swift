@@ -20,14 +20,7 @@ func registerThreadBenchmarks() {
     let shared = SendableResolver(resolver: container.synchronize())
     blackHole(shared.resolver.resolve(Service.self)!)
 
-    for threads in [1, 2, 4] {
-        Benchmark("SingletonHit\(threads)Threads") { benchmark in
-            let perThread = benchmark.scaledIterations.count
-            runOnThreads(threads) {
-                for _ in 0..<perThread {
-                    blackHole(shared.resolver.resolve(Service.self)!)
-                }
-            }
-        }
+    threadedBenchmarks("SingletonHit") {
+        blackHole(shared.resolver.resolve(Service.self)!)
     }
 }

@@ -1,3 +1,4 @@
+import Benchmark
 import Foundation
 
 /// Runs `body` once on each of `count` freshly started threads and returns when all have
@@ -14,4 +15,21 @@ public func runOnThreads(_ count: Int, _ body: @escaping @Sendable () -> Void) {
         thread.start()
     }
     group.wait()
+}
+
+/// Declares `<name>1Threads`, `<name>2Threads` and `<name>4Threads`: each starts that many threads, and each
+/// thread calls `body` `scaledIterations.count` times. compare.sh divides the wall time by that count, so the
+/// result is the per-call time as each thread sees it.
+public func threadedBenchmarks(
+    _ name: String, configuration: Benchmark.Configuration = Benchmark.defaultConfiguration,
+    _ body: @escaping @Sendable () -> Void
+) {
+    for threads in [1, 2, 4] {
+        Benchmark("\(name)\(threads)Threads", configuration: configuration) { benchmark in
+            let perThread = benchmark.scaledIterations.count
+            runOnThreads(threads) {
+                for _ in 0..<perThread { body() }
+            }
+        }
+    }
 }
