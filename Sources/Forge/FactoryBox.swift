@@ -76,7 +76,7 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
                 let object = Unmanaged<WeakEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.object }
                 Hazard.clear()
                 if let object {
-                    value = isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
+                    value = instance(from: object)
                 } else {
                     value = makeOnce(parameter)
                 }
@@ -90,10 +90,21 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
         return value
     }
 
+    /// Converts a weakly held instance back to `T`, without a dynamic cast when `T` is a class.
+    @inlinable
+    func instance(from object: AnyObject) -> T {
+        isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
+    }
+
     /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
-    @usableFromInline
     func currentSlot() -> Slot {
-        ResolutionFlags.current == 0 ? globalSlot : currentSlotSlowly()
+        withCurrentSlot { $0 }
+    }
+
+    /// Calls `body` with this factory's slot in the current world, borrowed rather than retained.
+    @inline(__always)
+    private func withCurrentSlot<R>(_ body: (Slot) -> R) -> R {
+        ResolutionFlags.current == 0 ? body(globalSlot) : body(currentSlotSlowly())
     }
 
     private func currentSlotSlowly() -> Slot {
@@ -105,18 +116,13 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     /// ``Hazard/clear()`` once its value is copied out.
     @usableFromInline
     func protectCachedEntry() -> UnsafeMutableRawPointer? {
-        if ResolutionFlags.current == 0 { return globalSlot.cache.protect() }
-        return currentSlotSlowly().cache.protect()
+        withCurrentSlot { $0.cache.protect() }
     }
 
     /// The override in the current world, if any, read without a lock.
     @usableFromInline
     func currentRegistration() -> AnyObject? {
-        if ResolutionFlags.current == 0 {
-            return globalSlot.registration.isNil ? nil : globalSlot.registration.load()
-        }
-        let slot = currentSlotSlowly()
-        return slot.registration.isNil ? nil : slot.registration.load()
+        withCurrentSlot { $0.registration.isNil ? nil : $0.registration.load() }
     }
 
     /// Calls the override or the factory's own closure, tracking depth and cycles for this thread.
@@ -139,8 +145,7 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     private func cached(in slot: Slot) -> T? {
         guard let entry = slot.cache.load() else { return nil }
         guard kind == .shared else { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
-        guard let object = unsafeDowncast(entry, to: WeakEntry.self).object else { return nil }
-        return isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
+        return unsafeDowncast(entry, to: WeakEntry.self).object.map(instance(from:))
     }
 
     /// Makes and caches the instance; threads that ask meanwhile wait and get the same one.

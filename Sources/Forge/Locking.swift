@@ -41,14 +41,11 @@ final class AtomicCounter: @unchecked Sendable {
     // @unchecked: every access goes through a C11 atomic.
     private let cell = UnsafeMutablePointer<forge_atomic_word>.allocate(capacity: 1)
 
-    init(_ value: Int = 0) { forge_atomic_store_release(cell, value) }
+    init() { forge_atomic_store_release(cell, 0) }
     deinit { cell.deallocate() }
 
-    /// The value with no ordering: for flags that only decide whether to take a slower, synchronized path.
-    var relaxedValue: Int { forge_atomic_load_relaxed(cell) }
     var value: Int { forge_atomic_load_acquire(cell) }
     func store(_ value: Int) { forge_atomic_store_release(cell, value) }
-    @discardableResult func add(_ delta: Int) -> Int { forge_atomic_add(cell, delta) }
 }
 
 /// The process-wide flags every resolution reads first. While they are all clear, a resolution uses the

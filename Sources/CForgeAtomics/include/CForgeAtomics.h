@@ -12,9 +12,6 @@ extern "C" {
 /// An atomic word-sized cell. Opaque to Swift; use the functions below.
 typedef struct { _Atomic(intptr_t) value; } forge_atomic_word;
 
-static inline intptr_t forge_atomic_load_relaxed(forge_atomic_word *_Nonnull cell) {
-    return __c11_atomic_load(&cell->value, __ATOMIC_RELAXED);
-}
 static inline intptr_t forge_atomic_load_acquire(forge_atomic_word *_Nonnull cell) {
     return __c11_atomic_load(&cell->value, __ATOMIC_ACQUIRE);
 }
@@ -23,9 +20,6 @@ static inline void forge_atomic_store_release(forge_atomic_word *_Nonnull cell, 
 }
 static inline intptr_t forge_atomic_exchange(forge_atomic_word *_Nonnull cell, intptr_t value) {
     return __c11_atomic_exchange(&cell->value, value, __ATOMIC_SEQ_CST);
-}
-static inline intptr_t forge_atomic_add(forge_atomic_word *_Nonnull cell, intptr_t delta) {
-    return __c11_atomic_fetch_add(&cell->value, delta, __ATOMIC_SEQ_CST) + delta;
 }
 
 /// Process-wide flags that tell a resolution whether it may take the fast path (all zero) or must look further:
