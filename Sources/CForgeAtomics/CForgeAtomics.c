@@ -109,7 +109,7 @@ bool forge_chain_push(const void *factory) {
 // MARK: Thread context
 
 static _Thread_local void *threadContext = NULL;
-static _Thread_local char threadIdentity;
+static _Thread_local _Alignas(8) char threadIdentity;
 static pthread_key_t contextKey;
 static pthread_once_t contextKeyOnce = PTHREAD_ONCE_INIT;
 static void (*contextDestructor)(void *) = NULL;

@@ -56,6 +56,16 @@ enum Report {
             """)
     }
 
+    /// Stops the process: a lazy property was read or set on the thread that is still making its first value.
+    static func lazyPropertyReentered(_ factory: any FactoryCore) -> Never {
+        fatalError("""
+            Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value was still being \
+            made on this same thread, by \(factory.declaration). Its closure, or something it calls, reads or \
+            sets the very property it is making the value for, which would wait for itself forever. Resolve \
+            what the closure needs through factories rather than through the owner of that property.
+            """)
+    }
+
     /// Prints a warning for misuse that changes nothing, in debug builds.
     static func warn(_ message: @autoclosure () -> String) {
         #if DEBUG

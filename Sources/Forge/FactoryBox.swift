@@ -169,16 +169,20 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
     }
 
     /// The instance shared by the current top-level resolution on this thread.
+    ///
+    /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
+    /// own closure asking would be a cycle), so its instance is not recorded.
     @usableFromInline
     func graphInstance(_ parameter: P) -> T {
         let id = self.id
         if let cached = GraphInstances.instance(for: id) {
             return isClass ? unsafeBitCast(cached, to: T.self) : unsafeDowncast(cached, to: StrongEntry<T>.self).value
         }
+        let isTopLevel = ThreadState.depth == 0
         let tracked = ResolutionContext.enter(self)
         defer { ResolutionContext.leave(tracked) }
         let value = produce(parameter)
-        if !isNil(value) {
+        if !isTopLevel && !isNil(value) {
             // A class instance is kept as it is; anything else in a box.
             let instance: AnyObject = isClass ? unsafeBitCast(value, to: AnyObject.self) : StrongEntry(value, sequence: 0)
             GraphInstances.set(instance, for: id)

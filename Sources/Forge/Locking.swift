@@ -159,6 +159,8 @@ enum ThreadState {
     @discardableResult static func enter() -> Int { forge_depth_enter() }
     /// A factory closure returned; returns the new depth, 0 at the end of a top-level resolution.
     static func leave() -> Int { forge_depth_leave() }
+    /// How many factory closures are running on this thread: 0 outside any resolution.
+    static var depth: Int { forge_depth() }
     /// Whether the graph scope holds instances for the current top-level resolution.
     static var hasGraph: Bool {
         get { forge_has_graph() }
@@ -188,4 +190,129 @@ enum ThreadLocal {
         }
         return body(object)
     }
+}
+
+/// A value made once, by the first thread that reads it, and read without a lock after that: the storage of the
+/// lazy property wrappers, in a single allocation.
+///
+/// The value made on the first read lives in the header and never changes once published. A value set later
+/// (``replace(with:reentered:)``) goes into an entry that readers mark with their hazard pointer, like an
+/// ``AtomicReference``. The first element is the state word: ``empty``, ``ready`` (the header holds the value),
+/// ``replaced`` (the entry does), or the address of the thread making the value, plus ``waitersBit`` once another
+/// thread waits for it. The second element points to the entry.
+///
+/// `ManagedBuffer` cannot be `Sendable`; ``LazyBox``, which holds a cell, is `@unchecked Sendable` because of
+/// what follows. The header is written once, before `ready` is published with release ordering, and read only
+/// after an acquire load sees `ready`; entries are reclaimed through hazard pointers; every wait is on
+/// `OnceCellParking.lock`.
+final class OnceCell<Value>: ManagedBuffer<Value?, forge_atomic_word> {
+    private static var empty: Int { 0 }
+    private static var ready: Int { 1 }
+    private static var replaced: Int { 3 }
+    private static var waitersBit: Int { 4 }
+
+    /// A value that replaced the first one.
+    private final class Replacement {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    static func make() -> OnceCell {
+        let cell = unsafeDowncast(create(minimumCapacity: 2) { _ in nil }, to: OnceCell.self)
+        cell.withUnsafeMutablePointerToElements { words in
+            forge_atomic_store_release(words, empty)
+            forge_atomic_store_release(words + 1, 0)
+        }
+        return cell
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { words in
+            if let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(words + 1, 0)) {
+                Unmanaged<Replacement>.fromOpaque(old).release()
+            }
+        }
+    }
+
+    /// The value: the one `make` returns on the first read, which other threads reading meanwhile wait for, or
+    /// the one last set. `reentered` runs instead when `make` reads this same cell again on its own thread.
+    @inline(__always)
+    func value(orMake make: () -> Value, reentered: () -> Never) -> Value {
+        let state = withUnsafeMutablePointerToElements { forge_atomic_load_acquire($0) }
+        if state == Self.ready {
+            return withUnsafeMutablePointerToHeader { $0.pointee.unsafelyUnwrapped }
+        }
+        return slowValue(orMake: make, reentered: reentered)
+    }
+
+    private func slowValue(orMake make: () -> Value, reentered: () -> Never) -> Value {
+        let me = Int(bitPattern: forge_thread_id())
+        return withUnsafeMutablePointerToElements { words in
+            while true {
+                switch forge_atomic_load_acquire(words) {
+                case Self.ready:
+                    return withUnsafeMutablePointerToHeader { $0.pointee.unsafelyUnwrapped }
+                case Self.replaced:
+                    guard let raw = forge_hazard_protect(words + 1) else { continue }
+                    defer { forge_hazard_clear() }
+                    return Unmanaged<Replacement>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                case Self.empty:
+                    guard forge_atomic_compare_exchange(words, Self.empty, me) else { continue }
+                    let value = make()
+                    withUnsafeMutablePointerToHeader { $0.pointee = value }
+                    if forge_atomic_exchange(words, Self.ready) & Self.waitersBit != 0 {
+                        OnceCellParking.lock.withLock { OnceCellParking.lock.unsafeBroadcast() }
+                    }
+                    return value
+                case let making:
+                    if making & ~Self.waitersBit == me { reentered() }
+                    OnceCellParking.lock.withLock { waitWhileMade(words, me: me, reentered: reentered) }
+                }
+            }
+        }
+    }
+
+    /// Replaces the value, for every later read. Waits while another thread makes the first value; `reentered`
+    /// runs instead when `make` is running on this thread.
+    func replace(with value: Value, reentered: () -> Never) {
+        let entry = Int(bitPattern: Unmanaged.passRetained(Replacement(value)).toOpaque())
+        let me = Int(bitPattern: forge_thread_id())
+        let old = withUnsafeMutablePointerToElements { words in
+            OnceCellParking.lock.withLock { () -> UnsafeMutableRawPointer? in
+                // Replacements are serialized by the lock. Readers see the entry only once the state says so.
+                let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(words + 1, entry))
+                while true {
+                    let state = forge_atomic_load_acquire(words)
+                    if state == Self.empty || state == Self.ready || state == Self.replaced {
+                        if forge_atomic_compare_exchange(words, state, Self.replaced) { break }
+                    } else {
+                        waitWhileMade(words, me: me, reentered: reentered)
+                    }
+                }
+                if let old { forge_hazard_wait_unused(old) }
+                return old
+            }
+        }
+        // Released outside the lock: a deinit is user code.
+        if let old { Unmanaged<Replacement>.fromOpaque(old).release() }
+    }
+
+    /// Waits, holding `OnceCellParking.lock`, until no thread is making the first value.
+    private func waitWhileMade(_ words: UnsafeMutablePointer<forge_atomic_word>, me: Int, reentered: () -> Never) {
+        while true {
+            let state = forge_atomic_load_acquire(words)
+            if state == Self.empty || state == Self.ready || state == Self.replaced { return }
+            if state & ~Self.waitersBit == me { reentered() }
+            if state & Self.waitersBit == 0 && !forge_atomic_compare_exchange(words, state, state | Self.waitersBit) {
+                continue
+            }
+            OnceCellParking.lock.unsafeWait()
+        }
+    }
+}
+
+/// Where threads wait for another thread to make a ``OnceCell``'s first value. One lock serves every cell: it
+/// is taken only when two threads read the same lazy property for the first time at once, or when one is set.
+private enum OnceCellParking {
+    static let lock = Lock()
 }

@@ -55,73 +55,63 @@ public struct LazyInjected<T> {
 /// ```
 @propertyWrapper
 public struct WeakLazyInjected<T> {
-    private let box: LazyBox<T>
+    private let box: WeakLazyBox<T>
 
     public init(_ factory: Factory<T>) {
-        box = LazyBox(factory, weakly: true)
+        box = WeakLazyBox(factory)
     }
 
     public var wrappedValue: T? {
-        get { box.weakValue }
-        nonmutating set { box.setWeak(newValue) }
+        get { box.value }
+        nonmutating set { box.set(newValue) }
     }
 }
 
-/// The resolve-once storage behind the lazy wrappers.
+/// The resolve-once storage behind the lazy wrappers: one ``OnceCell`` and the factory that fills it.
 ///
-/// Reads after the first go through an ``AtomicReference`` without a lock; the first read resolves under the
-/// box's lock, which only readers of this same property wait on.
-final class LazyBox<T>: @unchecked Sendable {
-    // @unchecked: `resolved` is atomic; `factory` is immutable; resolution is serialized by `lock`.
+/// The first read resolves the factory; threads that read meanwhile wait for it. Later reads take no lock.
+struct LazyBox<T>: @unchecked Sendable {
+    // @unchecked: `factory` is Sendable and immutable; `cell` synchronizes everything else.
     private let factory: Factory<T>
-    private let weakly: Bool
-    private let lock = Lock()
-    private let resolved = AtomicReference<CacheEntry>()
+    private let cell = OnceCell<T>.make()
 
-    init(_ factory: Factory<T>, weakly: Bool = false) {
-        self.factory = factory
-        self.weakly = weakly
-    }
+    init(_ factory: Factory<T>) { self.factory = factory }
 
     var value: T {
-        if let entry = resolved.protect() {
-            // The hazard pointer keeps the entry alive: copy the value out without retaining the entry.
-            defer { Hazard.clear() }
-            return Unmanaged<StrongEntry<T>>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.value }
-        }
-        return lock.withLock {
-            if let entry = resolved.load() { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
-            let value = factory()
-            resolved.exchange(StrongEntry(value, sequence: 0))
-            return value
-        }
+        cell.value(orMake: { factory() }, reentered: reentered)
     }
 
     func set(_ value: T) {
-        let old = lock.withLock { resolved.exchange(StrongEntry(value, sequence: 0)) }
-        withExtendedLifetime(old) {}  // released outside the lock: a deinit is user code
+        cell.replace(with: value, reentered: reentered)
     }
 
-    var weakValue: T? {
-        if let entry = resolved.load() { return Self.unwrap(entry) }
-        return lock.withLock {
-            if let entry = resolved.load() { return Self.unwrap(entry) }
-            let value = factory()
-            resolved.exchange(Self.weakEntry(value))
-            return value
-        }
+    private func reentered() -> Never { Report.lazyPropertyReentered(factory.box) }
+}
+
+/// The storage behind ``WeakLazyInjected``: a ``OnceCell`` holding a weak reference.
+struct WeakLazyBox<T>: @unchecked Sendable {
+    // @unchecked: as ``LazyBox``; weak references are safe to load from any thread.
+    private let factory: Factory<T>
+    private let cell = OnceCell<WeakReference>.make()
+
+    init(_ factory: Factory<T>) { self.factory = factory }
+
+    var value: T? {
+        cell.value(orMake: { WeakReference(factory()) }, reentered: reentered).object as? T
     }
 
-    func setWeak(_ value: T?) {
-        let old = lock.withLock { resolved.exchange(value.map(Self.weakEntry) ?? WeakEntry(nil)) }
-        withExtendedLifetime(old) {}  // released outside the lock: a deinit is user code
+    func set(_ value: T?) {
+        cell.replace(with: WeakReference(value), reentered: reentered)
     }
 
-    private static func weakEntry(_ value: T) -> CacheEntry {
-        WeakEntry(type(of: value as Any) is AnyObject.Type ? value as AnyObject : nil)
-    }
+    private func reentered() -> Never { Report.lazyPropertyReentered(factory.box) }
+}
 
-    private static func unwrap(_ entry: CacheEntry) -> T? {
-        unsafeDowncast(entry, to: WeakEntry.self).object as? T
+/// A class instance held weakly, or nothing for a value that is not one.
+struct WeakReference {
+    weak var object: AnyObject?
+
+    init(_ value: Any?) {
+        if let value, type(of: value) is AnyObject.Type { object = value as AnyObject }
     }
 }

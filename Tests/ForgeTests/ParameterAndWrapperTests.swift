@@ -1,5 +1,7 @@
 // Parameter factories, property wrappers and the decorator.
+import Dispatch
 import Forge
+import Foundation
 import Testing
 
 final class Numbered {
@@ -12,6 +14,12 @@ extension Container {
     fileprivate static let cachedNumbered = ParameterFactory<Int, Numbered>(scope: .cached) { n in Numbered(n) }
     fileprivate static let lazyCount = Counter()
     fileprivate static let lazyService = Factory { () -> Tracked in Tracked(id: lazyCount.increment()) }
+    fileprivate static let slowLazyCount = Counter()
+    /// Takes 20 ms, so that readers arriving meanwhile wait.
+    fileprivate static let slowLazyService = Factory { () -> Tracked in
+        usleep(20_000)
+        return Tracked(id: slowLazyCount.increment())
+    }
     fileprivate static let parent = Factory<Tracked>(scope: .shared) { Tracked() }
     fileprivate static let decorated = Factory { DecoratedMarker() }
 }
@@ -20,6 +28,10 @@ final class DecoratedMarker {}
 
 final class LazyOwner: @unchecked Sendable {
     @LazyInjected(Container.lazyService) var service
+}
+
+final class SlowLazyOwner: @unchecked Sendable {
+    @LazyInjected(Container.slowLazyService) var service
 }
 
 final class WeakOwner {
@@ -96,6 +108,98 @@ extension Container {
                 #expect(ids == [1])
             }
         }
+    }
+
+    @Test func settingBeforeTheFirstReadSkipsTheFactory() {
+        Container.Registrations.isolated {
+            let made = Counter()
+            Container.lazyService.register { Tracked(id: made.increment()) }
+            let owner = LazyOwner()
+            owner.service = Tracked(id: 99)
+            #expect(owner.service.id == 99)
+            #expect(made.value == 0)
+        }
+    }
+
+    @Test func settingAfterTheFirstReadReplacesTheValueAndReleasesTheOldOne() {
+        Container.Registrations.isolated {
+            let released = Counter()
+            Container.lazyService.register { Tracked(id: 1) { released.increment() } }
+            let owner = LazyOwner()
+            #expect(owner.service.id == 1)
+            owner.service = Tracked(id: 2) { released.increment() }
+            #expect(owner.service.id == 2)
+            #expect(released.value == 0)  // the first value stays with the owner until it dies
+            owner.service = Tracked(id: 3)
+            #expect(owner.service.id == 3)
+            #expect(released.value == 1)  // the replaced replacement is released at once
+        }
+    }
+
+    @Test func theOwnerReleasesWhatItsPropertyHolds() {
+        Container.Registrations.isolated {
+            let released = Counter()
+            Container.lazyService.register { Tracked(id: 1) { released.increment() } }
+            var owner: LazyOwner? = LazyOwner()
+            #expect(owner?.service.id == 1)
+            owner?.service = Tracked(id: 2) { released.increment() }
+            owner = nil
+            #expect(released.value == 2)
+        }
+    }
+
+    @Test func readsRacingSetsSeeOnlyWholeValues() async {
+        await Container.Registrations.isolated {
+            Container.lazyService.register { Tracked(id: 0) }
+            let owner = LazyOwner()
+            let ids = await withTaskGroup(of: Set<Int>.self) { group in
+                group.addTask {
+                    for id in 1...2_000 { owner.service = Tracked(id: id) }
+                    return []
+                }
+                for _ in 0..<4 {
+                    group.addTask {
+                        var seen = Set<Int>()
+                        for _ in 0..<2_000 { seen.insert(owner.service.id) }
+                        return seen
+                    }
+                }
+                return await group.reduce(into: Set<Int>()) { $0.formUnion($1) }
+            }
+            #expect(ids.isSubset(of: Set(0...2_000)))
+            #expect(owner.service.id == 2_000)
+        }
+    }
+
+    @Test func weakLazyInjectedCanBeSet() {
+        Container.Registrations.isolated {
+            let owner = WeakOwner()
+            let other = Tracked(id: 7)
+            owner.parent = other
+            #expect(owner.parent === other)
+            owner.parent = nil
+            #expect(owner.parent == nil)
+        }
+    }
+
+    /// A slow first resolution, so that the other threads really wait for it, and a set that waits too. Plain
+    /// threads do not see an isolated world, so this uses a factory no other test touches.
+    @Test func threadsWaitForASlowFirstValue() {
+        let before = Container.slowLazyCount.value
+        let owner = SlowLazyOwner()
+        let results = PerThreadResults(count: 8)
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            if index == 7 {
+                usleep(5_000)
+                owner.service = Tracked(id: -1)
+            } else {
+                results[index] = ObjectIdentifier(owner.service)
+            }
+        }
+        let made = Container.slowLazyCount.value - before
+        #expect(made <= 1)
+        #expect(Set(results.all.prefix(7)).count == 1)
+        #expect(owner.service.id == -1)
     }
 
     @Test func weakLazyInjectedHoldsWeakly() {

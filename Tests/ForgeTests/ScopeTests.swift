@@ -14,6 +14,8 @@ extension Container {
     fileprivate static let graphTracked = Factory(scope: .graph) { Tracked(id: made.increment()) }
     fileprivate static let graphPair = Factory { (graphTracked(), graphTracked()) }
     fileprivate static let graphTree = Factory { (graphPair(), graphTracked()) }
+    /// A graph-scoped factory whose closure resolves another graph-scoped one twice.
+    fileprivate static let graphOuter = Factory(scope: .graph) { (graphTracked(), graphTracked(), Tracked()) }
     fileprivate static let graphPoint = Factory(scope: .graph) { Point(x: made.increment()) }
     fileprivate static let graphPoints = Factory { [graphPoint(), graphPoint(), graphPoint()] }
     fileprivate static let optionalCached = Factory<Tracked?>(scope: .cached) { nil }
@@ -154,6 +156,16 @@ extension Container {
             let (again, _) = Container.graphTree()
             #expect(again.0 !== pair.0)
             #expect(Container.graphTracked() !== Container.graphTracked())
+        }
+    }
+
+    @Test func aTopLevelGraphFactorySharesWhatItsClosureResolves() {
+        Container.Registrations.isolated {
+            let first = Container.graphOuter()
+            #expect(first.0 === first.1)
+            let second = Container.graphOuter()
+            #expect(second.0 !== first.0)
+            #expect(second.2 !== first.2)
         }
     }
 

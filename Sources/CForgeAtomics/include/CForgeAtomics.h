@@ -21,6 +21,12 @@ static inline void forge_atomic_store_release(forge_atomic_word *_Nonnull cell, 
 static inline intptr_t forge_atomic_exchange(forge_atomic_word *_Nonnull cell, intptr_t value) {
     return __c11_atomic_exchange(&cell->value, value, __ATOMIC_SEQ_CST);
 }
+/// Stores `desired` if the cell holds `expected`; returns whether it did.
+static inline bool forge_atomic_compare_exchange(forge_atomic_word *_Nonnull cell, intptr_t expected,
+                                                 intptr_t desired) {
+    return __c11_atomic_compare_exchange_strong(&cell->value, &expected, desired, __ATOMIC_SEQ_CST,
+                                                __ATOMIC_ACQUIRE);
+}
 
 /// Process-wide flags that tell a resolution whether it may take the fast path (all zero) or must look further:
 /// bit 0, `AutoRegistering` has not run yet (set initially); bit 1, a decorator is set; bits 2 and up, how many
@@ -70,6 +76,7 @@ extern _Thread_local forge_thread_state forge_thread;
 static inline intptr_t forge_depth_enter(void) { return ++forge_thread.depth; }
 /// A factory closure returned; returns the new depth, 0 at the end of a top-level resolution.
 static inline intptr_t forge_depth_leave(void) { return --forge_thread.depth; }
+static inline intptr_t forge_depth(void) { return forge_thread.depth; }
 static inline bool forge_has_graph(void) { return forge_thread.hasGraph != 0; }
 static inline void forge_set_has_graph(bool value) { forge_thread.hasGraph = value; }
 
@@ -84,7 +91,7 @@ static inline const void *_Nonnull forge_chain_at(intptr_t index) { return forge
 void *_Nullable forge_thread_context(void);
 /// Stores this thread's context. `destructor` is called with it when the thread exits.
 void forge_set_thread_context(void *_Nullable context, void (*_Nonnull destructor)(void *_Nonnull));
-/// An address unique to the calling thread while it lives.
+/// An address unique to the calling thread while it lives, aligned to 8 bytes so its low 3 bits are free.
 uintptr_t forge_thread_id(void);
 
 /// A mutex, and a condition for waiting on it. Allocated and never moved.
