@@ -192,99 +192,105 @@ enum ThreadLocal {
     }
 }
 
-/// A value made once, by the first thread that reads it, and read without a lock after that: the storage of the
-/// lazy property wrappers, in a single allocation.
+/// The synchronization of a ``OnceCell``: its two words, the state and the replacement.
 ///
-/// The value made on the first read lives in the header and never changes once published. A value set later
-/// (``replace(with:reentered:)``) goes into an entry that readers mark with their hazard pointer, like an
-/// ``AtomicReference``. The first element is the state word: ``empty``, ``ready`` (the header holds the value),
-/// ``replaced`` (the entry does), or the address of the thread making the value, plus ``waitersBit`` once another
-/// thread waits for it. The second element points to the entry.
+/// The state is `empty`, `ready` (the cell's header holds the value made by the first read, which never
+/// changes after that), `replaced` (the replacement entry holds the value), or the address of the thread making
+/// the first value, plus `waitersBit` once another thread waits for it. The replacement is a retained object
+/// that readers mark with their hazard pointer, like an ``AtomicReference``'s.
 ///
-/// `ManagedBuffer` cannot be `Sendable`; ``LazyBox``, which holds a cell, is `@unchecked Sendable` because of
-/// what follows. The header is written once, before `ready` is published with release ordering, and read only
-/// after an acquire load sees `ready`; entries are reclaimed through hazard pointers; every wait is on
-/// `OnceCellParking.lock`.
-final class OnceCell<Value>: ManagedBuffer<Value?, forge_atomic_word> {
+/// The words are `Int`s so that the cell can be used from inlinable code; only this type touches them, as
+/// `forge_atomic_word`s, which have the same size and alignment.
+@usableFromInline
+enum OnceWords {
+    /// What a reader does next.
+    @usableFromInline
+    enum Next {
+        /// Read the value in the header.
+        case readHeader
+        /// Read the replacement: call ``protectReplacement(_:)``.
+        case readReplacement
+        /// Make the value, store it in the header, then call ``publish(_:)``.
+        case make
+    }
+
     private static var empty: Int { 0 }
     private static var ready: Int { 1 }
     private static var replaced: Int { 3 }
     private static var waitersBit: Int { 4 }
 
-    /// A value that replaced the first one.
-    private final class Replacement {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
+    /// How many words a cell needs.
+    @usableFromInline static var count: Int { 2 }
 
-    static func make() -> OnceCell {
-        let cell = unsafeDowncast(create(minimumCapacity: 2) { _ in nil }, to: OnceCell.self)
-        cell.withUnsafeMutablePointerToElements { words in
+    @usableFromInline
+    static func initialize(_ ints: UnsafeMutablePointer<Int>) {
+        withWords(ints) { words in
             forge_atomic_store_release(words, empty)
             forge_atomic_store_release(words + 1, 0)
         }
-        return cell
     }
 
-    deinit {
-        withUnsafeMutablePointerToElements { words in
-            if let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(words + 1, 0)) {
-                Unmanaged<Replacement>.fromOpaque(old).release()
-            }
-        }
-    }
-
-    /// The value: the one `make` returns on the first read, which other threads reading meanwhile wait for, or
-    /// the one last set. `reentered` runs instead when `make` reads this same cell again on its own thread.
     @inline(__always)
-    func value(orMake make: () -> Value, reentered: () -> Never) -> Value {
-        let state = withUnsafeMutablePointerToElements { forge_atomic_load_acquire($0) }
-        if state == Self.ready {
-            return withUnsafeMutablePointerToHeader { $0.pointee.unsafelyUnwrapped }
-        }
-        return slowValue(orMake: make, reentered: reentered)
+    private static func withWords<R>(_ ints: UnsafeMutablePointer<Int>,
+                                     _ body: (UnsafeMutablePointer<forge_atomic_word>) -> R) -> R {
+        UnsafeMutableRawPointer(ints).withMemoryRebound(to: forge_atomic_word.self, capacity: count, body)
     }
 
-    private func slowValue(orMake make: () -> Value, reentered: () -> Never) -> Value {
+    /// What the calling reader does next. Waits while another thread makes the first value; `reentered` runs
+    /// instead when this thread is making it.
+    @usableFromInline
+    static func next(_ ints: UnsafeMutablePointer<Int>, reentered: () -> Never) -> Next {
+        if withWords(ints, { forge_atomic_load_acquire($0) }) == ready { return .readHeader }
+        return slowNext(ints, reentered: reentered)
+    }
+
+    private static func slowNext(_ ints: UnsafeMutablePointer<Int>, reentered: () -> Never) -> Next {
         let me = Int(bitPattern: forge_thread_id())
-        return withUnsafeMutablePointerToElements { words in
+        return withWords(ints) { words in
             while true {
                 switch forge_atomic_load_acquire(words) {
-                case Self.ready:
-                    return withUnsafeMutablePointerToHeader { $0.pointee.unsafelyUnwrapped }
-                case Self.replaced:
-                    guard let raw = forge_hazard_protect(words + 1) else { continue }
-                    defer { forge_hazard_clear() }
-                    return Unmanaged<Replacement>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
-                case Self.empty:
-                    guard forge_atomic_compare_exchange(words, Self.empty, me) else { continue }
-                    let value = make()
-                    withUnsafeMutablePointerToHeader { $0.pointee = value }
-                    if forge_atomic_exchange(words, Self.ready) & Self.waitersBit != 0 {
-                        OnceCellParking.lock.withLock { OnceCellParking.lock.unsafeBroadcast() }
-                    }
-                    return value
+                case ready: return .readHeader
+                case replaced: return .readReplacement
+                case empty: if forge_atomic_compare_exchange(words, empty, me) { return .make }
                 case let making:
-                    if making & ~Self.waitersBit == me { reentered() }
+                    if making & ~waitersBit == me { reentered() }
                     OnceCellParking.lock.withLock { waitWhileMade(words, me: me, reentered: reentered) }
                 }
             }
         }
     }
 
-    /// Replaces the value, for every later read. Waits while another thread makes the first value; `reentered`
-    /// runs instead when `make` is running on this thread.
-    func replace(with value: Value, reentered: () -> Never) {
-        let entry = Int(bitPattern: Unmanaged.passRetained(Replacement(value)).toOpaque())
+    /// Publishes the value the caller of ``next(_:reentered:)`` made and stored, and wakes whoever waits for it.
+    @usableFromInline
+    static func publish(_ ints: UnsafeMutablePointer<Int>) {
+        let previous = withWords(ints) { forge_atomic_exchange($0, ready) }
+        if previous & waitersBit != 0 {
+            OnceCellParking.lock.withLock { OnceCellParking.lock.unsafeBroadcast() }
+        }
+    }
+
+    /// The replacement, unretained and marked with this thread's hazard pointer, or `nil` when there is none.
+    /// Call ``Hazard/clear()`` once its value is copied out.
+    @usableFromInline
+    static func protectReplacement(_ ints: UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer? {
+        withWords(ints) { forge_hazard_protect($0 + 1) }
+    }
+
+    /// Installs `entry`, retained, as the value for every later read, and returns the previous replacement for
+    /// the caller to release, outside any lock. Waits while another thread makes the first value; `reentered`
+    /// runs instead when this thread is making it.
+    @usableFromInline
+    static func replace(_ ints: UnsafeMutablePointer<Int>, with entry: UnsafeMutableRawPointer,
+                        reentered: () -> Never) -> UnsafeMutableRawPointer? {
         let me = Int(bitPattern: forge_thread_id())
-        let old = withUnsafeMutablePointerToElements { words in
-            OnceCellParking.lock.withLock { () -> UnsafeMutableRawPointer? in
+        return withWords(ints) { words in
+            OnceCellParking.lock.withLock {
                 // Replacements are serialized by the lock. Readers see the entry only once the state says so.
-                let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(words + 1, entry))
+                let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(words + 1, Int(bitPattern: entry)))
                 while true {
                     let state = forge_atomic_load_acquire(words)
-                    if state == Self.empty || state == Self.ready || state == Self.replaced {
-                        if forge_atomic_compare_exchange(words, state, Self.replaced) { break }
+                    if state == empty || state == ready || state == replaced {
+                        if forge_atomic_compare_exchange(words, state, replaced) { break }
                     } else {
                         waitWhileMade(words, me: me, reentered: reentered)
                     }
@@ -293,17 +299,22 @@ final class OnceCell<Value>: ManagedBuffer<Value?, forge_atomic_word> {
                 return old
             }
         }
-        // Released outside the lock: a deinit is user code.
-        if let old { Unmanaged<Replacement>.fromOpaque(old).release() }
+    }
+
+    /// Empties the replacement of a cell nobody else can see any more, and returns it for the caller to release.
+    @usableFromInline
+    static func takeReplacement(_ ints: UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer? {
+        withWords(ints) { UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange($0 + 1, 0)) }
     }
 
     /// Waits, holding `OnceCellParking.lock`, until no thread is making the first value.
-    private func waitWhileMade(_ words: UnsafeMutablePointer<forge_atomic_word>, me: Int, reentered: () -> Never) {
+    private static func waitWhileMade(_ words: UnsafeMutablePointer<forge_atomic_word>, me: Int,
+                                      reentered: () -> Never) {
         while true {
             let state = forge_atomic_load_acquire(words)
-            if state == Self.empty || state == Self.ready || state == Self.replaced { return }
-            if state & ~Self.waitersBit == me { reentered() }
-            if state & Self.waitersBit == 0 && !forge_atomic_compare_exchange(words, state, state | Self.waitersBit) {
+            if state == empty || state == ready || state == replaced { return }
+            if state & ~waitersBit == me { reentered() }
+            if state & waitersBit == 0 && !forge_atomic_compare_exchange(words, state, state | waitersBit) {
                 continue
             }
             OnceCellParking.lock.unsafeWait()

@@ -32,12 +32,16 @@ public struct Injected<T> {
 /// ```
 @propertyWrapper
 public struct LazyInjected<T> {
-    private let box: LazyBox<T>
+    @usableFromInline let box: LazyBox<T>
 
+    // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
+    // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
+    @inlinable
     public init(_ factory: Factory<T>) {
         box = LazyBox(factory)
     }
 
+    @inlinable
     public var wrappedValue: T {
         get { box.value }
         nonmutating set { box.set(newValue) }
@@ -55,12 +59,16 @@ public struct LazyInjected<T> {
 /// ```
 @propertyWrapper
 public struct WeakLazyInjected<T> {
-    private let box: WeakLazyBox<T>
+    @usableFromInline let box: WeakLazyBox<T>
 
+    // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
+    // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
+    @inlinable
     public init(_ factory: Factory<T>) {
         box = WeakLazyBox(factory)
     }
 
+    @inlinable
     public var wrappedValue: T? {
         get { box.value }
         nonmutating set { box.set(newValue) }
@@ -70,48 +78,66 @@ public struct WeakLazyInjected<T> {
 /// The resolve-once storage behind the lazy wrappers: one ``OnceCell`` and the factory that fills it.
 ///
 /// The first read resolves the factory; threads that read meanwhile wait for it. Later reads take no lock.
+@usableFromInline
 struct LazyBox<T>: @unchecked Sendable {
     // @unchecked: `factory` is Sendable and immutable; `cell` synchronizes everything else.
-    private let factory: Factory<T>
-    private let cell = OnceCell<T>.make()
+    @usableFromInline let factory: Factory<T>
+    @usableFromInline let cell: OnceCell<T>
 
-    init(_ factory: Factory<T>) { self.factory = factory }
+    @inlinable
+    init(_ factory: Factory<T>) {
+        self.factory = factory
+        cell = OnceCell.make()
+    }
 
+    @inlinable
     var value: T {
-        cell.value(orMake: { factory() }, reentered: reentered)
+        cell.value(orMake: { factory() }, reentered: { factory.box.lazyPropertyReentered() })
     }
 
+    @inlinable
     func set(_ value: T) {
-        cell.replace(with: value, reentered: reentered)
+        cell.replace(with: value, reentered: { factory.box.lazyPropertyReentered() })
     }
-
-    private func reentered() -> Never { Report.lazyPropertyReentered(factory.box) }
 }
 
 /// The storage behind ``WeakLazyInjected``: a ``OnceCell`` holding a weak reference.
+@usableFromInline
 struct WeakLazyBox<T>: @unchecked Sendable {
     // @unchecked: as ``LazyBox``; weak references are safe to load from any thread.
-    private let factory: Factory<T>
-    private let cell = OnceCell<WeakReference>.make()
+    @usableFromInline let factory: Factory<T>
+    @usableFromInline let cell: OnceCell<WeakReference>
 
-    init(_ factory: Factory<T>) { self.factory = factory }
+    @inlinable
+    init(_ factory: Factory<T>) {
+        self.factory = factory
+        cell = OnceCell.make()
+    }
 
+    @inlinable
     var value: T? {
-        cell.value(orMake: { WeakReference(factory()) }, reentered: reentered).object as? T
+        cell.value(orMake: { WeakReference(factory()) }, reentered: { factory.box.lazyPropertyReentered() }).object as? T
     }
 
+    @inlinable
     func set(_ value: T?) {
-        cell.replace(with: WeakReference(value), reentered: reentered)
+        cell.replace(with: WeakReference(value), reentered: { factory.box.lazyPropertyReentered() })
     }
-
-    private func reentered() -> Never { Report.lazyPropertyReentered(factory.box) }
 }
 
 /// A class instance held weakly, or nothing for a value that is not one.
+@usableFromInline
 struct WeakReference {
-    weak var object: AnyObject?
+    @usableFromInline weak var object: AnyObject?
 
+    @usableFromInline
     init(_ value: Any?) {
         if let value, type(of: value) is AnyObject.Type { object = value as AnyObject }
     }
+}
+
+extension FactoryBox {
+    /// Stops the process: a lazy property of this factory was used while its first value was being made.
+    @usableFromInline
+    func lazyPropertyReentered() -> Never { Report.lazyPropertyReentered(self) }
 }
