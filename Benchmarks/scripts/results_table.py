@@ -31,6 +31,7 @@ SCENARIOS = [
     ("cached hit", "CachedHit", "Floor"),
     ("shared hit", "SharedHit", "Floor"),
     ("graph", "Graph", "Floor"),
+    ("graph, shared by 3 (1+1 objects)", "GraphShared", "GraphShared"),
     ("composite (1+3 objects)", "Composite", "Composite"),
     ("parameter", "Parameter", "Parameter"),
     ("@Injected owner creation", "InjectedOwnerCreation", "InjectedOwnerCreation"),

@@ -301,10 +301,10 @@ enum OnceWords {
         }
     }
 
-    /// Empties the replacement of a cell nobody else can see any more, and returns it for the caller to release.
+    /// The replacement of a cell that nobody else can see any more, for the caller to release.
     @usableFromInline
-    static func takeReplacement(_ ints: UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer? {
-        withWords(ints) { UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange($0 + 1, 0)) }
+    static func finalReplacement(_ ints: UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer? {
+        withWords(ints) { UnsafeMutableRawPointer(bitPattern: forge_atomic_load_acquire($0 + 1)) }
     }
 
     /// Waits, holding `OnceCellParking.lock`, until no thread is making the first value.

@@ -22,7 +22,7 @@ final class OnceCell<Value>: ManagedBuffer<Value?, Int> {
     }
 
     deinit {
-        if let old = withUnsafeMutablePointerToElements(OnceWords.takeReplacement) {
+        if let old = withUnsafeMutablePointerToElements(OnceWords.finalReplacement) {
             Unmanaged<Replacement<Value>>.fromOpaque(old).release()
         }
     }

@@ -21,6 +21,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Floor for the shared graph: one service, passed three times.
+    Benchmark("GraphShared") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let service = Service()
+            blackHole(Trio(a: service, b: service, c: service))
+        }
+    }
+
     // Floor for the property-wrapper owner scenarios: owner + its service.
     Benchmark("InjectedOwnerCreation") { benchmark in
         for _ in benchmark.scaledIterations {

@@ -66,6 +66,12 @@ func registerResolveBenchmarks() {
         }
     }
 
+    Benchmark("GraphShared") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(Container.benchTrio())
+        }
+    }
+
     Benchmark("Composite") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(Container.benchComposite())

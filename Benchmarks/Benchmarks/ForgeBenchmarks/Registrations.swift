@@ -10,6 +10,8 @@ extension Container {
     static let benchCached = Factory<Service>(scope: .cached) { Service() }
     static let benchShared = Factory<Service>(scope: .shared) { Service() }
     static let benchGraph = Factory<Service>(scope: .graph) { Service() }
+    /// Resolves the graph-scoped service three times: one instance, shared.
+    static let benchTrio = Factory<Trio> { Trio(a: benchGraph(), b: benchGraph(), c: benchGraph()) }
     static let benchDepA = Factory<DepA> { DepA() }
     static let benchDepB = Factory<DepB> { DepB() }
     static let benchDepC = Factory<DepC> { DepC() }

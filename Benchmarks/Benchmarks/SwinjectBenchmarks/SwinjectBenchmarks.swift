@@ -23,6 +23,12 @@ func makeContainer() -> Container {
     container.register(Service.self, name: "singleton") { _ in Service() }.inObjectScope(.container)
     container.register(Service.self, name: "shared") { _ in Service() }.inObjectScope(.weak)
     container.register(Service.self, name: "graph") { _ in Service() }.inObjectScope(.graph)
+    container.register(Trio.self) { resolver in
+        Trio(
+            a: resolver.resolve(Service.self, name: "graph")!,
+            b: resolver.resolve(Service.self, name: "graph")!,
+            c: resolver.resolve(Service.self, name: "graph")!)
+    }.inObjectScope(.transient)
     container.register(DepA.self) { _ in DepA() }.inObjectScope(.transient)
     container.register(DepB.self) { _ in DepB() }.inObjectScope(.transient)
     container.register(DepC.self) { _ in DepC() }.inObjectScope(.transient)
@@ -72,6 +78,12 @@ func registerResolveBenchmarks(_ container: Container) {
     Benchmark("Graph") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(container.resolve(Service.self, name: "graph")!)
+        }
+    }
+
+    Benchmark("GraphShared") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolve(Trio.self)!)
         }
     }
 

@@ -20,6 +20,20 @@ public final class DepC: Sendable {
     public init() {}
 }
 
+/// A class holding the same service three times (the "graph, shared" scenario: one graph-scoped
+/// instance shared by everything one resolution builds).
+public final class Trio: Sendable {
+    public let a: Service
+    public let b: Service
+    public let c: Service
+
+    public init(a: Service, b: Service, c: Service) {
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+}
+
 /// A class with three dependencies (the "composite" scenario).
 public final class Composite: Sendable {
     public let a: DepA
