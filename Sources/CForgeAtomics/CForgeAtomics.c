@@ -10,13 +10,14 @@ forge_atomic_word forge_cycle_detection = { 0 };
 
 // MARK: Hazard pointers
 
-/// One record a thread; records of exited threads are reused. Padded to a cache line so that readers on
-/// different threads never write to the same line.
+/// One record a thread; records of exited threads are reused. Padded to two cache lines so that readers on
+/// different threads never write to the same line, nor to a neighbour that the adjacent-line prefetcher of
+/// x86 cores fetches together with it.
 typedef struct forge_hazard_record {
     _Atomic(void *) hazard;
     _Atomic(int) inUse;
     struct forge_hazard_record *next;
-} __attribute__((aligned(64))) forge_hazard_record;
+} __attribute__((aligned(128))) forge_hazard_record;
 
 static _Atomic(forge_hazard_record *) hazardHead = NULL;
 static _Thread_local forge_hazard_record *threadRecord = NULL;
@@ -42,7 +43,7 @@ static forge_hazard_record *forge_hazard_claim_record(void) {
         }
     }
     if (record == NULL) {
-        record = (forge_hazard_record *)aligned_alloc(64, sizeof(forge_hazard_record));
+        record = (forge_hazard_record *)aligned_alloc(128, sizeof(forge_hazard_record));
         record->next = NULL;
         __c11_atomic_init(&record->hazard, NULL);
         __c11_atomic_init(&record->inUse, 1);
