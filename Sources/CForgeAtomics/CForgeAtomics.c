@@ -3,7 +3,13 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 forge_atomic_word forge_resolution_flags = { 1 };
 forge_atomic_word forge_cycle_detection = { 0 };
@@ -32,7 +38,53 @@ static void forge_hazard_release_record(void *record) {
 
 static void forge_hazard_make_key(void) { pthread_key_create(&hazardKey, forge_hazard_release_record); }
 
+// MARK: Asymmetric fences
+//
+// A reader must make its hazard visible before it checks the cell again, which takes a full fence: on x86 a
+// locked instruction on every cached hit. Where the kernel offers `membarrier`, the rare writer pays for that
+// instead: it makes every thread of the process run a full fence before it scans the hazards, and readers only
+// keep the compiler from reordering. Elsewhere both sides use full fences.
+
+static bool asymmetricFences = false;  // written once, under `fenceModeOnce`, before any reader or writer uses it
+static pthread_once_t fenceModeOnce = PTHREAD_ONCE_INIT;
+
+static void forge_choose_fence_mode(void) {
+#if defined(__linux__) && defined(__NR_membarrier)
+    long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (supported > 0 && (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+        syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+        asymmetricFences = true;
+    }
+#endif
+}
+
+/// The reader's side: orders its hazard store before its next load of the cell.
+static inline void forge_light_fence(void) {
+    if (asymmetricFences) {
+        __c11_atomic_signal_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __c11_atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+}
+
+/// The writer's side: after it, every hazard stored before a reader's next load of the cell is visible.
+static void forge_heavy_fence(void) {
+#if defined(__linux__) && defined(__NR_membarrier)
+    if (asymmetricFences) {
+        // Readers rely on it from now on, so there is no falling back: a kernel that accepted the registration
+        // runs the command.
+        if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
+            fputs("Forge: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registering for it\n", stderr);
+            abort();
+        }
+        return;
+    }
+#endif
+    __c11_atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 static forge_hazard_record *forge_hazard_claim_record(void) {
+    pthread_once(&fenceModeOnce, forge_choose_fence_mode);
     pthread_once(&hazardKeyOnce, forge_hazard_make_key);
     forge_hazard_record *record = NULL;
     for (forge_hazard_record *r = __c11_atomic_load(&hazardHead, __ATOMIC_ACQUIRE); r != NULL; r = r->next) {
@@ -62,8 +114,9 @@ void *forge_hazard_protect(forge_atomic_word *_Nonnull cell) {
     if (__builtin_expect(record == NULL, 0)) record = forge_hazard_claim_record();
     void *pointer = (void *)__c11_atomic_load(&cell->value, __ATOMIC_ACQUIRE);
     while (pointer != NULL) {
-        __c11_atomic_store(&record->hazard, pointer, __ATOMIC_SEQ_CST);
-        void *again = (void *)__c11_atomic_load(&cell->value, __ATOMIC_SEQ_CST);
+        __c11_atomic_store(&record->hazard, pointer, __ATOMIC_RELAXED);
+        forge_light_fence();
+        void *again = (void *)__c11_atomic_load(&cell->value, __ATOMIC_ACQUIRE);
         if (again == pointer) return pointer;
         pointer = again;
     }
@@ -78,7 +131,8 @@ void forge_hazard_clear(void) {
 }
 
 void forge_hazard_wait_unused(void *_Nonnull pointer) {
-    __c11_atomic_thread_fence(__ATOMIC_SEQ_CST);
+    pthread_once(&fenceModeOnce, forge_choose_fence_mode);
+    forge_heavy_fence();
     for (forge_hazard_record *r = __c11_atomic_load(&hazardHead, __ATOMIC_ACQUIRE); r != NULL; r = r->next) {
         while (__c11_atomic_load(&r->hazard, __ATOMIC_ACQUIRE) == pointer) sched_yield();
     }
