@@ -184,7 +184,8 @@ final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
         let value = produce(parameter)
         if !isTopLevel && !isNil(value) {
             // A class instance is kept as it is; anything else in a box.
-            let instance: AnyObject = isClass ? unsafeBitCast(value, to: AnyObject.self) : StrongEntry(value, sequence: 0)
+            let instance: AnyObject =
+                isClass ? unsafeBitCast(value, to: AnyObject.self) : StrongEntry(value, sequence: 0)
             GraphInstances.set(instance, for: id)
         }
         return value

@@ -116,7 +116,8 @@ struct WeakLazyBox<T>: @unchecked Sendable {
 
     @inlinable
     var value: T? {
-        let reference = cell.value(orMake: { WeakReference(factory()) }, reentered: { factory.box.lazyPropertyReentered() })
+        let reference = cell.value(
+            orMake: { WeakReference(factory()) }, reentered: { factory.box.lazyPropertyReentered() })
         // Unwrapped before the cast: Swift 6.3.1 with -O compiles `reference.object as? T` for a class `T` into a
         // cast that crashes on `nil`.
         guard let object = reference.object else { return nil }
