@@ -71,13 +71,17 @@ static inline void forge_light_fence(void) {
 static void forge_heavy_fence(void) {
 #if defined(__linux__) && defined(__NR_membarrier)
     if (asymmetricFences) {
-        // Readers rely on it from now on, so there is no falling back: a kernel that accepted the registration
-        // runs the command.
-        if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
-            fputs("Forge: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registering for it\n", stderr);
-            abort();
+        // Readers rely on it from now on, so there is no falling back to a plain fence. A child forked without
+        // exec may have lost the registration: register again once before giving up.
+        if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+        if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 &&
+            syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) {
+            return;
         }
-        return;
+        fputs("Forge: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after it was registered, so a reset "
+              "cannot know that no thread still reads what it frees. Please report this with your kernel version.\n",
+              stderr);
+        abort();
     }
 #endif
     __c11_atomic_thread_fence(__ATOMIC_SEQ_CST);
