@@ -219,6 +219,11 @@ enum OnceWords {
     private static var replaced: Int { 3 }
     private static var waitersBit: Int { 4 }
 
+    /// Whether no thread is making the first value.
+    private static func isSettled(_ state: Int) -> Bool {
+        state == empty || state == ready || state == replaced
+    }
+
     /// How many words a cell needs.
     @usableFromInline static var count: Int { 2 }
 
@@ -289,7 +294,7 @@ enum OnceWords {
                 let old = UnsafeMutableRawPointer(bitPattern: forge_atomic_exchange(words + 1, Int(bitPattern: entry)))
                 while true {
                     let state = forge_atomic_load_acquire(words)
-                    if state == empty || state == ready || state == replaced {
+                    if isSettled(state) {
                         if forge_atomic_compare_exchange(words, state, replaced) { break }
                     } else {
                         waitWhileMade(words, me: me, reentered: reentered)
@@ -312,7 +317,7 @@ enum OnceWords {
                                       reentered: () -> Never) {
         while true {
             let state = forge_atomic_load_acquire(words)
-            if state == empty || state == ready || state == replaced { return }
+            if isSettled(state) { return }
             if state & ~waitersBit == me { reentered() }
             if state & waitersBit == 0 && !forge_atomic_compare_exchange(words, state, state | waitersBit) {
                 continue
