@@ -32,7 +32,7 @@ public struct Injected<T> {
 /// ```
 @propertyWrapper
 public struct LazyInjected<T> {
-    @usableFromInline let box: LazyBox<T>
+    @usableFromInline let box: LazyBox<T, T>
 
     // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
     // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
@@ -43,7 +43,7 @@ public struct LazyInjected<T> {
 
     @inlinable
     public var wrappedValue: T {
-        get { box.value }
+        get { box.stored { $0 } }
         nonmutating set { box.set(newValue) }
     }
 }
@@ -59,30 +59,38 @@ public struct LazyInjected<T> {
 /// ```
 @propertyWrapper
 public struct WeakLazyInjected<T> {
-    @usableFromInline let box: WeakLazyBox<T>
+    @usableFromInline let box: LazyBox<T, WeakReference>
 
     // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
     // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
     @inlinable
     public init(_ factory: Factory<T>) {
-        box = WeakLazyBox(factory)
+        box = LazyBox(factory)
     }
 
     @inlinable
     public var wrappedValue: T? {
-        get { box.value }
-        nonmutating set { box.set(newValue) }
+        get {
+            // Unwrapped before the cast: Swift 6.3.1 with -O compiles `reference.object as? T` for a class `T`
+            // into a cast that crashes on `nil`.
+            guard let object = box.stored(WeakReference.init).object else { return nil }
+            return object as? T
+        }
+        nonmutating set { box.set(WeakReference(newValue)) }
     }
 }
 
 /// The resolve-once storage behind the lazy wrappers: one ``OnceCell`` and the factory that fills it.
 ///
-/// The first read resolves the factory; threads that read meanwhile wait for it. Later reads take no lock.
+/// The cell holds a `Stored` made from the factory's `T`: the instance itself for ``LazyInjected``, a
+/// ``WeakReference`` to it for ``WeakLazyInjected``. The first read resolves the factory; threads that read
+/// meanwhile wait for it. Later reads take no lock.
 @usableFromInline
-struct LazyBox<T>: @unchecked Sendable {
-    // @unchecked: `factory` is Sendable and immutable; `cell` synchronizes everything else.
+struct LazyBox<T, Stored>: @unchecked Sendable {
+    // @unchecked: `factory` is Sendable and immutable; `cell` synchronizes everything else. Weak references are
+    // safe to load from any thread.
     @usableFromInline let factory: Factory<T>
-    @usableFromInline let cell: OnceCell<T>
+    @usableFromInline let cell: OnceCell<Stored>
 
     @inlinable
     init(_ factory: Factory<T>) {
@@ -90,43 +98,15 @@ struct LazyBox<T>: @unchecked Sendable {
         cell = OnceCell.make()
     }
 
+    /// The stored value; the first read resolves the factory and keeps `store` of its instance.
     @inlinable
-    var value: T {
-        cell.value(orMake: { factory() }, reentered: { factory.box.lazyPropertyReentered() })
+    func stored(_ store: (T) -> Stored) -> Stored {
+        cell.value(orMake: { store(factory()) }, reentered: { factory.box.lazyPropertyReentered() })
     }
 
     @inlinable
-    func set(_ value: T) {
-        cell.replace(with: value, reentered: { factory.box.lazyPropertyReentered() })
-    }
-}
-
-/// The storage behind ``WeakLazyInjected``: a ``OnceCell`` holding a weak reference.
-@usableFromInline
-struct WeakLazyBox<T>: @unchecked Sendable {
-    // @unchecked: as ``LazyBox``; weak references are safe to load from any thread.
-    @usableFromInline let factory: Factory<T>
-    @usableFromInline let cell: OnceCell<WeakReference>
-
-    @inlinable
-    init(_ factory: Factory<T>) {
-        self.factory = factory
-        cell = OnceCell.make()
-    }
-
-    @inlinable
-    var value: T? {
-        let reference = cell.value(
-            orMake: { WeakReference(factory()) }, reentered: { factory.box.lazyPropertyReentered() })
-        // Unwrapped before the cast: Swift 6.3.1 with -O compiles `reference.object as? T` for a class `T` into a
-        // cast that crashes on `nil`.
-        guard let object = reference.object else { return nil }
-        return object as? T
-    }
-
-    @inlinable
-    func set(_ value: T?) {
-        cell.replace(with: WeakReference(value), reentered: { factory.box.lazyPropertyReentered() })
+    func set(_ stored: Stored) {
+        cell.replace(with: stored, reentered: { factory.box.lazyPropertyReentered() })
     }
 }
 
