@@ -11,9 +11,9 @@ let package = Package(
         .executable(name: "forge-demo", targets: ["ForgeDemo"]),
     ],
     targets: [
-        // The atomics and mutex behind Sources/Forge/Locking.swift; not a product.
-        .target(name: "CForgeAtomics"),
-        .target(name: "Forge", dependencies: ["CForgeAtomics"]),
+        // The locks, parking and thread-local state behind Sources/Forge; not a product.
+        .target(name: "CForge"),
+        .target(name: "Forge", dependencies: ["CForge"]),
         .target(name: "ForgeTesting", dependencies: ["Forge"]),
         .executableTarget(name: "ForgeDemo", dependencies: ["Forge"], path: "Examples/ForgeDemo"),
         .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTesting"]),

@@ -24,14 +24,15 @@ public protocol AutoRegistering {
     static func registerAllServices()
 }
 
-/// Runs `registerAllServices()` once.
+/// Runs `registerAllServices()` once, with the same "make once" claim as a scoped instance: the first thread
+/// to resolve runs it, others wait for it, and resolutions inside it on the same thread go ahead.
 enum AutoRegistration {
-    private static let state = AtomicCounter()  // 0: not run; 1: running; 2: done
-    private static let runner = AtomicCounter()  // the thread running it
-    private static let lock = Lock()
+    private struct State: CreationState {
+        var creation = Creation()
+        var isDone = false
+    }
 
-    private static let running = 1
-    private static let done = 2
+    private static let state = Locked(State())
 
     /// Runs the registrations if they have not run; returns at once when they have.
     static func ensure() {
@@ -40,28 +41,19 @@ enum AutoRegistration {
 
     /// Whether this thread is inside `registerAllServices()`: what it registers is the baseline.
     static var isRunningOnThisThread: Bool {
-        state.value == running && runner.value == ThreadLocal.threadID
+        state.withLock { $0.creation.isClaimedByCurrentThread }
     }
 
     private static func runIfNeeded() {
-        let me = ThreadLocal.threadID
-        if runner.value == me { return }  // a resolution inside registerAllServices()
-        let shouldRun = lock.withLock { () -> Bool in
-            while state.value == running { lock.unsafeWait() }
-            guard state.value != done else { return false }
-            state.store(running)
-            runner.store(me)
-            return true
-        }
-        guard shouldRun else { return }
-        World.$isolated.withValue(nil) {
-            (Container.self as Any as? any AutoRegistering.Type)?.registerAllServices()
-        }
-        lock.withLock {
-            state.store(done)
-            runner.store(0)
+        switch state.buffer.valueOrClaim(reading: { $0.isDone ? () : nil }) {
+        case .value, .reentered:
+            return  // done, or a resolution inside registerAllServices() itself
+        case .claimed:
+            World.$isolated.withValue(nil) {
+                (Container.self as Any as? any AutoRegistering.Type)?.registerAllServices()
+            }
+            state.buffer.finishCreation { $0.isDone = true }
             ResolutionFlags.add(-ResolutionFlags.autoRegistrationPending)
-            lock.unsafeBroadcast()
         }
     }
 }

@@ -11,9 +11,9 @@ extension SharedContainer {
     public enum Decorator {
         /// The hook, or `nil` for none. It runs on the resolving thread, outside every lock Forge holds.
         public static var decorate: ((Any) -> Void)? {
-            get { Decorators.hook.withLock { $0 } }
+            get { DecoratorHook.hook.withLock { $0 } }
             set {
-                Decorators.hook.withLock { hook in
+                DecoratorHook.hook.withLock { hook in
                     let change = (newValue == nil ? 0 : 1) - (hook == nil ? 0 : 1)
                     hook = newValue
                     ResolutionFlags.add(change * ResolutionFlags.decoratorSet)
@@ -25,7 +25,7 @@ extension SharedContainer {
 
 /// Where the decorator hook is kept.
 @usableFromInline
-enum Decorators {
+enum DecoratorHook {
     static let hook = Locked<((Any) -> Void)?>(nil)
 
     /// Whether a hook is set: resolutions call ``decorate(_:)`` only then.

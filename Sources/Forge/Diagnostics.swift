@@ -24,8 +24,8 @@ extension SharedContainer {
         /// A cycle through a cached or singleton factory is reported even when detection is off, because it
         /// would otherwise wait for itself forever.
         public static var detectsCycles: Bool {
-            get { CycleDetectionFlag.isOn }
-            set { CycleDetectionFlag.set(newValue) }
+            get { CycleDetection.isOn }
+            set { CycleDetection.set(newValue) }
         }
     }
 }
@@ -33,7 +33,7 @@ extension SharedContainer {
 /// The internal side of diagnostics: switches and messages.
 enum Report {
     /// Stops the process: `chain` ends with a factory that is already being made further up.
-    static func circularDependency(_ chain: [any FactoryCore]) -> Never {
+    static func circularDependency(_ chain: [any AnyFactoryBox]) -> Never {
         let start = chain.firstIndex { $0 === chain.last } ?? 0
         let steps = "    " + chain[start...].map(\.declaration).joined(separator: "\n -> ")
         fatalError("""
@@ -46,8 +46,8 @@ enum Report {
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.
-    static func circularDependency(reentering factory: any FactoryCore) -> Never {
-        let chain = ResolutionContext.chain
+    static func circularDependency(reentering factory: any AnyFactoryBox) -> Never {
+        let chain = CycleDetection.chain
         if !chain.isEmpty { circularDependency(chain + [factory]) }
         fatalError("""
             Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \
@@ -57,7 +57,7 @@ enum Report {
     }
 
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.
-    static func lazyPropertyReentered(_ factory: any FactoryCore) -> Never {
+    static func lazyPropertyReentered(_ factory: any AnyFactoryBox) -> Never {
         fatalError("""
             Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value was still being \
             made on this same thread, by \(factory.declaration). Its closure, or something it calls, reads or \

@@ -1,216 +1,131 @@
-// Forge: the object behind each factory, and how it resolves.
+// Forge: the object behind each factory, and the map of how a resolution goes.
+//
+// How a resolution goes
+// =====================
+// `Container.api()` calls `FactoryBox.resolve(_:)`, inlined into the caller and specialized for its type.
+//
+// A hit (a cached or singleton instance exists):
+// 1. `currentSlot()` reads the process-wide flags word (`ResolutionFlags`). While it is zero (no isolated world,
+//    no decorator, `AutoRegistering` done) the slot is the box's own `globalSlot`. Otherwise it runs
+//    `AutoRegistering` if needed and looks the slot up in the current task's isolated world, under the world's
+//    lock.
+// 2. The slot's lock is taken, the instance copied out (retained), the lock released.
+// 3. If a decorator is set, it is called with the instance, outside every lock.
+//
+// A miss (`Resolution.swift`):
+// 1. `makeOnce` claims the slot's creation under the slot's lock (`Creation`), or parks until the thread that
+//    holds the claim has finished, then reads again. A thread that finds its own claim is in a cycle.
+// 2. It notes the world's epoch, which every `register`, `reset`, `pop()` and scope reset advances.
+// 3. `make` reads the registration under the slot's lock, then runs it (or the factory's own closure) with no
+//    lock held, tracking depth and the cycle chain for this thread (`ResolutionThread`, `CycleDetection`).
+// 4. `World.publish` takes the world's lock, then the slot's: if the epoch has not moved, it caches the
+//    instance and lists the slot under its scope; either way it ends the claim. Parked threads are woken after
+//    the locks are released.
+//
+// Which lock guards what
+// ======================
+// - A slot's lock (`Slot`, a `Locked<SlotState>`): its registration, instance, sequence and creation claim.
+//   Held for a few instructions, never while user code runs.
+// - A world's lock (`World`): its tables (slots of an isolated world, overrides, baseline, scope lists, the
+//   push/pop stack) and its epoch. A world's lock is taken before a slot's, never after.
+// - `Parking`: one futex word where threads wait for a claim to end. No lock.
+// - Per thread, no lock: the depth, the graph scope's instances and the cycle chain (`ResolutionThread`).
+// - `AutoRegistration`, `DecoratorHook`: a `Locked` each.
+//
+// Instances that a lock section lets go of are released after the lock (`Garbage`): a deinit is user code.
 
-/// What every factory box offers the untyped parts of Forge: its identity, global slot and declaration.
-@usableFromInline
-protocol FactoryCore: AnyObject, Sendable {
-    /// The box's state in the process's world.
-    var globalSlot: Slot { get }
+/// What the untyped parts of Forge, worlds and diagnostics, need of a factory's box.
+protocol AnyFactoryBox: AnyObject, Sendable {
+    /// The factory's slot in the process's world, which lives in the box.
+    var anyGlobalSlot: any AnySlot { get }
+    /// A new slot for an isolated world, starting with `registration` (a `Registration<P, T>`) or none.
+    func makeSlot(registration: AnyObject?) -> any AnySlot
     /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
     var declaration: String { get }
 }
 
-extension FactoryCore {
-    /// The factory's identity in every world: that of its global slot, which lives as long as the box.
-    var id: ObjectIdentifier { globalSlot.id }
-}
-
-/// The object a `Factory` or `ParameterFactory` holds: its closure, scope and declaration site.
+/// The object a `Factory` or `ParameterFactory` holds: its closure, scope, declaration site and its slot in the
+/// process's world.
 ///
-/// Its identity is the factory's identity. It is immutable; what registrations and scopes change lives in a
+/// Its identity is the factory's identity. Everything else that registrations and scopes change lives in a
 /// ``Slot`` of the current ``World``.
 ///
-/// The hit path (``resolve(_:)`` down to reading a slot) is `@inlinable` so that it is specialized for `T` in the
-/// caller's module: unspecialized, each resolution looked up generic metadata at several times the cost of the
-/// resolution itself (see Benchmarks/README.md). Everything that locks or uses atomics stays behind
-/// non-inlinable calls.
+/// The hit path (``resolve(_:)``) is `@inlinable` so that it is specialized for `T` in the caller's module:
+/// unspecialized, each resolution looked up generic metadata at several times the cost of the resolution itself
+/// (Benchmarks/README.md). Locks and lookups stay behind non-inlinable calls.
 @usableFromInline
-final class FactoryBox<P, T>: FactoryCore, @unchecked Sendable {
-    // @unchecked: every stored property is immutable; the closure is called, never changed. Sharing the
-    // instances it makes across threads is the caller's responsibility, as with any global.
-    @usableFromInline let factory: (P) -> T
+final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
+    // @unchecked: every stored property is immutable or a `Locked`. The closure is called, never changed; sharing
+    // the instances it makes across threads is the caller's responsibility, as with any global.
+    @usableFromInline let closure: (P) -> T
     let scope: SharedContainer.Scope
     @usableFromInline let kind: SharedContainer.Scope.Kind
-    @usableFromInline let globalSlot: Slot
+    @usableFromInline let globalSlot: Slot<P, T>
     private let typeName: StaticString
     private let fileID: StaticString
     private let line: UInt
-    /// Whether `T` is a class type, so that a weakly held instance converts back to `T` without a cast.
+    /// Whether `T` is a class type, so that an instance kept as `AnyObject` converts back without a cast.
     @usableFromInline let isClass = T.self is AnyObject.Type
     /// Whether `T` is an `Optional`, whose `nil` is never cached.
-    private let isOptional = T.self is any OptionalProtocol.Type
+    let isOptional = T.self is any OptionalProtocol.Type
 
     init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
-         factory: @escaping (P) -> T) {
-        self.factory = factory
+         closure: @escaping (P) -> T) {
+        self.closure = closure
         self.scope = scope ?? .unique
         self.kind = self.scope.kind
         self.typeName = typeName
         self.fileID = fileID
         self.line = line
-        self.globalSlot = Slot(id: nil)
+        self.globalSlot = Slot.make(SlotState(registration: nil))
     }
 
-    @usableFromInline var declaration: String {
+    var declaration: String {
         let types = P.self == Void.self ? "\(T.self)" : "\(P.self), \(T.self)"
         return "\(typeName)<\(types)> (\(fileID):\(line))"
     }
 
-    // MARK: Resolution
+    var anyGlobalSlot: any AnySlot { globalSlot }
+
+    func makeSlot(registration: AnyObject?) -> any AnySlot {
+        Slot.make(SlotState(registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) }))
+    }
+
+    // MARK: The hit path
 
     @inlinable
     func resolve(_ parameter: P) -> T {
+        let slot = currentSlot()
         let value: T
         switch kind {
         case .unique:
-            value = make(parameter)
+            value = make(parameter, in: slot)
         case .cached, .singleton:
-            if let entry = protectCachedEntry() {
-                // The hazard pointer keeps the entry alive: copy the value out without retaining the entry.
-                value = Unmanaged<StrongEntry<T>>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.value }
-                Hazard.clear()
-            } else {
-                value = makeOnce(parameter)
-            }
+            value = slot.withLock { $0.instance } ?? makeOnce(parameter, in: slot)
         case .shared:
-            if let entry = protectCachedEntry() {
-                let object = Unmanaged<WeakEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.object }
-                Hazard.clear()
-                if let object {
-                    value = instance(from: object)
-                } else {
-                    value = makeOnce(parameter)
-                }
+            if let object = slot.withLock({ $0.sharedObject }) {
+                value = instance(from: object)
             } else {
-                value = makeOnce(parameter)
+                value = makeOnce(parameter, in: slot)
             }
         case .graph:
-            value = graphInstance(parameter)
+            value = graphInstance(parameter, in: slot)
         }
-        if Decorators.isActive { Decorators.decorate(value) }
+        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
         return value
     }
 
-    /// Converts a weakly held instance back to `T`, without a dynamic cast when `T` is a class.
-    @inlinable
-    func instance(from object: AnyObject) -> T {
-        isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
-    }
-
     /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
-    func currentSlot() -> Slot {
-        withCurrentSlot { $0 }
-    }
-
-    /// Calls `body` with this factory's slot in the current world, borrowed rather than retained.
-    @inline(__always)
-    private func withCurrentSlot<R>(_ body: (Slot) -> R) -> R {
-        ResolutionFlags.current == 0 ? body(globalSlot) : body(currentSlotSlowly())
-    }
-
-    private func currentSlotSlowly() -> Slot {
+    @usableFromInline
+    func currentSlot() -> Slot<P, T> {
+        if ResolutionFlags.current == 0 { return globalSlot }
         AutoRegistration.ensure()
         return World.isolatedWorldsExist ? World.current.slot(for: self) : globalSlot
     }
 
-    /// The cached entry in the current world, unretained and protected by this thread's hazard pointer: call
-    /// ``Hazard/clear()`` once its value is copied out.
-    @usableFromInline
-    func protectCachedEntry() -> UnsafeMutableRawPointer? {
-        withCurrentSlot { $0.cache.protect() }
-    }
-
-    /// The override in the current world, if any, read without a lock.
-    @usableFromInline
-    func currentRegistration() -> AnyObject? {
-        withCurrentSlot { $0.registration.isNil ? nil : $0.registration.load() }
-    }
-
-    /// Calls the override or the factory's own closure, tracking depth and cycles for this thread.
+    /// Converts an instance kept as `AnyObject` back to `T`, without a dynamic cast when `T` is a class.
     @inlinable
-    func make(_ parameter: P) -> T {
-        let tracked = ResolutionContext.enter(self)
-        defer { ResolutionContext.leave(tracked) }
-        return produce(parameter)
+    func instance(from object: AnyObject) -> T {
+        isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
     }
-
-    @inlinable
-    func produce(_ parameter: P) -> T {
-        if let registration = currentRegistration() {
-            return unsafeDowncast(registration, to: Registration<P, T>.self).make(parameter)
-        }
-        return factory(parameter)
-    }
-
-    /// The cached instance, read without a lock.
-    private func cached(in slot: Slot) -> T? {
-        guard let entry = slot.cache.load() else { return nil }
-        guard kind == .shared else { return unsafeDowncast(entry, to: StrongEntry<T>.self).value }
-        return unsafeDowncast(entry, to: WeakEntry.self).object.map(instance(from:))
-    }
-
-    /// Makes and caches the instance; threads that ask meanwhile wait and get the same one.
-    @usableFromInline
-    func makeOnce(_ parameter: P) -> T {
-        let world = World.current
-        let slot = currentSlot()
-        return slot.creation.withLock(reentered: { Report.circularDependency(reentering: self) }) {
-            if let instance = cached(in: slot) { return instance }
-            let version = world.version(of: slot)
-            let value = make(parameter)
-            if kind == .shared {
-                if let object = referenceObject(value) {
-                    world.publish(slot, in: scope, version: version) { WeakEntry(object, sequence: $0) }
-                }
-            } else if !isNil(value) {
-                world.publish(slot, in: scope, version: version) { StrongEntry(value, sequence: $0) }
-            }
-            return value
-        }
-    }
-
-    /// The instance shared by the current top-level resolution on this thread.
-    ///
-    /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
-    /// own closure asking would be a cycle), so its instance is not recorded.
-    @usableFromInline
-    func graphInstance(_ parameter: P) -> T {
-        let id = self.id
-        if let cached = GraphInstances.instance(for: id) {
-            return isClass ? unsafeBitCast(cached, to: T.self) : unsafeDowncast(cached, to: StrongEntry<T>.self).value
-        }
-        let isTopLevel = ThreadState.depth == 0
-        let tracked = ResolutionContext.enter(self)
-        defer { ResolutionContext.leave(tracked) }
-        let value = produce(parameter)
-        if !isTopLevel && !isNil(value) {
-            // A class instance is kept as it is; anything else in a box.
-            let instance: AnyObject =
-                isClass ? unsafeBitCast(value, to: AnyObject.self) : StrongEntry(value, sequence: 0)
-            GraphInstances.set(instance, for: id)
-        }
-        return value
-    }
-
-    private func isNil(_ value: T) -> Bool {
-        isOptional && (value as? any OptionalProtocol)?.wrappedAny == nil
-    }
-
-    /// The class instance inside `value`, unwrapping optionals; `nil` for values of value types.
-    private func referenceObject(_ value: T) -> AnyObject? {
-        var any: Any = value
-        while let optional = any as? any OptionalProtocol {
-            guard let wrapped = optional.wrappedAny else { return nil }
-            any = wrapped
-        }
-        return type(of: any) is AnyObject.Type ? any as AnyObject : nil
-    }
-}
-
-/// Lets Forge look inside an `Optional` whose wrapped type it does not know.
-protocol OptionalProtocol {
-    var wrappedAny: Any? { get }
-}
-
-extension Optional: OptionalProtocol {
-    var wrappedAny: Any? { self.map { $0 } }
 }

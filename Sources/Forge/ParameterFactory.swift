@@ -25,7 +25,7 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (P) -> T
     ) {
-        box = FactoryBox(typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, factory: factory)
+        box = FactoryBox(typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: factory)
     }
 
     /// Resolves the dependency with `parameter`.

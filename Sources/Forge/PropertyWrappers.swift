@@ -80,44 +80,74 @@ public struct WeakLazyInjected<T> {
     }
 }
 
-/// The resolve-once storage behind the lazy wrappers: one ``OnceCell`` and the factory that fills it.
+/// The resolve-once storage behind the lazy wrappers: a locked cell and the factory that fills it.
 ///
 /// The cell holds a `Stored` made from the factory's `T`: the instance itself for ``LazyInjected``, a
-/// ``WeakReference`` to it for ``WeakLazyInjected``. The first read resolves the factory; threads that read
-/// meanwhile wait for it. Later reads take no lock.
+/// ``WeakReference`` to it for ``WeakLazyInjected``. The first read claims the cell's creation and resolves the
+/// factory with no lock held; threads that read meanwhile wait for it (``Creation``, as a scoped instance's).
+/// Later reads lock the cell and copy the value out.
 @usableFromInline
 struct LazyBox<T, Stored>: @unchecked Sendable {
-    // @unchecked: `factory` is Sendable and immutable; `cell` synchronizes everything else. Weak references are
-    // safe to load from any thread.
+    // @unchecked: `factory` is Sendable and immutable; `cell` is a lock with its state. Weak references are safe
+    // to load from any thread.
     @usableFromInline let factory: Factory<T>
-    @usableFromInline let cell: OnceCell<Stored>
+    @usableFromInline let cell: LockedBuffer<LazyState<Stored>>
 
     @inlinable
     init(_ factory: Factory<T>) {
         self.factory = factory
-        cell = OnceCell.make()
+        cell = LazyState.makeCell()
     }
 
     /// The stored value; the first read resolves the factory and keeps `store` of its instance.
     @inlinable
     func stored(_ store: (T) -> Stored) -> Stored {
-        cell.value(orMake: { store(factory()) }, reentered: { factory.box.lazyPropertyReentered() })
+        switch cell.valueOrClaim(reading: { $0.value }) {
+        case .value(let value):
+            return value
+        case .reentered:
+            factory.box.lazyPropertyReentered()
+        case .claimed:
+            let value = store(factory())
+            cell.finishCreation { $0.value = value }
+            return value
+        }
     }
 
+    /// Replaces the value for every later read. Waits while another thread makes the first value.
     @inlinable
     func set(_ stored: Stored) {
-        cell.replace(with: stored, reentered: { factory.box.lazyPropertyReentered() })
+        switch cell.valueOrClaim(reading: { _ in nil as Stored? }) {
+        case .value, .reentered:
+            factory.box.lazyPropertyReentered()
+        case .claimed:
+            let old = cell.finishCreation { state in
+                defer { state.value = stored }
+                return state.value
+            }
+            withExtendedLifetime(old) {}  // released here, after the lock: a deinit is user code
+        }
     }
 }
 
-/// A class instance held weakly, or nothing for a value that is not one.
+/// What a lazy property's cell guards.
+@usableFromInline
+struct LazyState<Value>: CreationState {
+    @usableFromInline var value: Value?
+    @usableFromInline var creation = Creation()
+
+    @usableFromInline
+    static func makeCell() -> LockedBuffer<LazyState> { .make(LazyState()) }
+}
+
+/// A class instance held weakly, or nothing for a value that holds none.
 @usableFromInline
 struct WeakReference {
     @usableFromInline weak var object: AnyObject?
 
     @usableFromInline
     init(_ value: Any?) {
-        if let value, type(of: value) is AnyObject.Type { object = value as AnyObject }
+        object = value.flatMap(classInstance(in:))
     }
 }
 

@@ -44,6 +44,6 @@ extension World {
     static func makeIsolated() -> World {
         AutoRegistration.ensure()
         let enclosing = current
-        return World(isGlobal: false, initial: enclosing.currentRegistrations())
+        return World(isGlobal: false, initial: enclosing.registrationsForNestedWorld())
     }
 }

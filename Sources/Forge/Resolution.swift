@@ -1,72 +1,93 @@
-// Forge: what one thread tracks while it resolves: depth, the graph scope's instances and the cycle chain.
+// Forge: how a factory makes an instance, and publishes it to its scope.
 
-/// The resolution state of the current thread.
-///
-/// A factory closure runs synchronously on the thread that resolves it, so the resolutions it makes nest on
-/// that thread: the depth tells a top-level resolution from a nested one, and the chain of factories being made
-/// shows a cycle. Two threads resolving the same factory have separate state, so they never look like a cycle.
-@usableFromInline
-enum ResolutionContext {
-    /// Records that `factory`'s closure is about to run. Returns whether it joined the cycle chain.
-    @usableFromInline static func enter(_ factory: any FactoryCore) -> Bool {
-        ThreadState.enter()
-        guard CycleDetectionFlag.isOn else { return false }
-        if !ThreadState.pushChain(UnsafeRawPointer(Unmanaged.passUnretained(factory as AnyObject).toOpaque())) {
-            Report.circularDependency(chain + [factory])
-        }
-        return true
+extension FactoryBox {
+    /// Calls the registration or the factory's own closure, with no lock held, tracking depth and the cycle chain
+    /// for this thread.
+    @inlinable
+    func make(_ parameter: P, in slot: Slot<P, T>) -> T {
+        let registration = slot.withLock { $0.registration }
+        let tracked = enterClosure()
+        defer { leaveClosure(tracked) }
+        if let registration { return registration.make(parameter) }
+        return closure(parameter)
     }
 
-    /// Records that the closure of the matching ``enter(_:)`` returned.
-    @usableFromInline static func leave(_ tracked: Bool) {
-        if tracked { ThreadState.popChain() }
-        if ThreadState.leave() == 0 && ThreadState.hasGraph {
-            ThreadState.hasGraph = false
-            GraphInstances.removeAll()
+    /// Records that this factory's closure is about to run on this thread. Returns whether it joined the cycle
+    /// chain, for ``leaveClosure(_:)``.
+    @usableFromInline
+    func enterClosure() -> Bool {
+        ResolutionThread.enter()
+        return CycleDetection.enter(self)
+    }
+
+    /// Records that the closure of the matching ``enterClosure()`` returned.
+    @usableFromInline
+    func leaveClosure(_ tracked: Bool) {
+        CycleDetection.leave(tracked)
+        ResolutionThread.leave()
+    }
+
+    /// Makes the scoped instance once and publishes it; threads that ask meanwhile wait and read it.
+    ///
+    /// An instance whose creation overlapped a change of registrations or scopes in its world is returned to the
+    /// caller but not cached: it may have been made from what the change replaced.
+    @usableFromInline
+    func makeOnce(_ parameter: P, in slot: Slot<P, T>) -> T {
+        let isShared = kind == .shared
+        let found = slot.valueOrClaim { state -> T? in
+            isShared ? state.sharedObject.map(self.instance(from:)) : state.instance
+        }
+        switch found {
+        case .value(let value):
+            return value
+        case .reentered:
+            Report.circularDependency(reentering: self)
+        case .claimed:
+            let world = World.current
+            let epoch = world.epoch
+            let value = make(parameter, in: slot)
+            // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
+            let object = isShared ? classInstance(in: value) : nil
+            let keeps = isShared ? object != nil : !isNil(value)
+            world.publish(slot, in: scope, startedAt: epoch) { state in
+                guard keeps else { return false }
+                if isShared {
+                    state.sharedObject = object
+                } else {
+                    state.instance = value
+                }
+                return true
+            }
+            return value
         }
     }
 
-    /// The factories being made on this thread, outermost first, while cycle detection is on.
-    static var chain: [any FactoryCore] {
-        // Every factory in the chain is in the middle of resolving, so it is alive.
-        ThreadState.chain.map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any FactoryCore }
+    /// The instance shared by the current top-level resolution on this thread.
+    ///
+    /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
+    /// own closure asking would be a cycle), so its instance is not recorded.
+    @usableFromInline
+    func graphInstance(_ parameter: P, in slot: Slot<P, T>) -> T {
+        if let recorded = ResolutionThread.graphInstance(of: self) {
+            return isClass ? unsafeBitCast(recorded, to: T.self) : unsafeDowncast(recorded, to: GraphValue<T>.self).value
+        }
+        let isTopLevel = ResolutionThread.depth == 0
+        let value = make(parameter, in: slot)
+        if !isTopLevel && !isNil(value) {
+            // A class instance is kept as it is; anything else in a box.
+            let recorded: AnyObject = isClass ? unsafeBitCast(value, to: AnyObject.self) : GraphValue(value)
+            ResolutionThread.setGraphInstance(recorded, of: self)
+        }
+        return value
+    }
+
+    func isNil(_ value: T) -> Bool {
+        isOptional && (value as? any OptionalProtocol)?.isNone == true
     }
 }
 
-/// The `graph` scope's instances of the current top-level resolution on this thread, by factory.
-///
-/// A graph holds a handful of instances, so two arrays searched linearly beat a dictionary, and they keep their
-/// storage from one top-level resolution to the next.
-final class GraphInstances {
-    // Only this thread touches it; deinits that run while it is emptied may add to it, never overlap an access.
-    @exclusivity(unchecked) private var ids: [ObjectIdentifier] = []
-    @exclusivity(unchecked) private var instances: [AnyObject] = []
-
-    private static func withCurrent<R>(_ body: (GraphInstances) -> R) -> R {
-        ThreadLocal.withObject(make: GraphInstances.init, body)
-    }
-
-    static func instance(for id: ObjectIdentifier) -> AnyObject? {
-        guard ThreadState.hasGraph else { return nil }
-        return withCurrent { graph in graph.ids.firstIndex(of: id).map { graph.instances[$0] } }
-    }
-
-    static func set(_ instance: AnyObject, for id: ObjectIdentifier) {
-        withCurrent { graph in
-            graph.ids.append(id)
-            graph.instances.append(instance)
-        }
-        ThreadState.hasGraph = true
-    }
-
-    static func removeAll() {
-        withCurrent { graph in
-            // Move the instances out first: their deinits may resolve factories, which use this table again.
-            var finished: [AnyObject] = []
-            swap(&finished, &graph.instances)
-            graph.ids.removeAll(keepingCapacity: true)
-            finished.removeAll(keepingCapacity: true)
-            if graph.instances.isEmpty { swap(&finished, &graph.instances) }
-        }
-    }
+/// A graph instance that is not a class instance.
+final class GraphValue<T> {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

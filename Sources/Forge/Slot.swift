@@ -1,30 +1,79 @@
 // Forge: one factory's state in one world.
 
-/// One factory's registration and cached instance in one ``World``.
+/// One factory's registration, scoped instance and creation in one ``World``, under one lock.
 ///
-/// Resolutions read both references without a lock. Everything that changes them runs under the world's lock,
-/// and bumps ``unsafeVersion`` when the registration changes, so that an instance made from an old
-/// registration is never cached after the change.
+/// The process's world keeps each factory's slot in its box; an isolated world keeps its own, made on first use.
+/// A hit locks the slot, copies the instance out and unlocks. A miss claims the creation
+/// (``Locked/valueOrClaim(reading:)``), runs the closure with no lock held, and publishes through the world
+/// (``World/publish(_:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
 @usableFromInline
-final class Slot: @unchecked Sendable {
-    // @unchecked: the references are atomic; `unsafeVersion` is guarded by the owning world's lock.
-    /// The factory's identity, the key of this slot in its world's tables.
-    var id: ObjectIdentifier { key ?? ObjectIdentifier(self) }
-    /// The factory's identity, or `nil` for a factory's global slot, whose own identity is the factory's.
-    private let key: ObjectIdentifier?
-    /// The override, a `Registration<P, T>`, or `nil` for the factory's own closure.
-    @usableFromInline let registration = AtomicReference<AnyObject>()
-    /// The scoped instance, if any.
-    @usableFromInline let cache = AtomicReference<CacheEntry>()
-    /// Held while a scoped instance is made, so that its closure runs once however many threads ask.
-    let creation = OwnedLock()
-    /// Counts registration changes. Guarded by the world's lock.
-    var unsafeVersion: UInt64 = 0
+final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
+    var registration: AnyObject? { withLock { $0.registration } }
 
-    init(id: ObjectIdentifier?, registration: AnyObject? = nil) {
-        self.key = id
-        if let registration { self.registration.exchange(registration) }
+    func replaceRegistration(with registration: AnyObject?, garbage: inout Garbage) {
+        let new = registration.map { unsafeDowncast($0, to: Registration<P, T>.self) }
+        let old = withLock { state in
+            defer { state.registration = new }
+            return (state.registration, state.dropInstance())
+        }
+        garbage.append(old.0)
+        garbage.append(old.1)
     }
+
+    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+        let dropped: (Bool, Any?) = withLock { state in
+            guard state.sequence > sequence && (state.instance != nil || state.sharedObject != nil) else {
+                return (false, nil)
+            }
+            return (true, state.dropInstance())
+        }
+        garbage.append(dropped.1)
+        return dropped.0
+    }
+
+    var holdsLiveInstance: Bool {
+        withLock { $0.instance != nil || $0.sharedObject != nil }
+    }
+}
+
+/// What a ``Slot`` guards.
+@usableFromInline
+struct SlotState<P, T>: CreationState {
+    /// The override made by `register`, or `nil` for the factory's own closure.
+    @usableFromInline var registration: Registration<P, T>?
+    /// The instance of a `cached` or `singleton` scope.
+    @usableFromInline var instance: T?
+    /// The instance of a `shared` scope, held weakly.
+    @usableFromInline weak var sharedObject: AnyObject?
+    /// When the instance was cached, in the world's count, so that `pop()` can drop what came after its `push()`.
+    var sequence: UInt64 = 0
+    @usableFromInline var creation = Creation()
+
+    init(registration: Registration<P, T>?) {
+        self.registration = registration
+    }
+
+    /// Takes the instance out, for the caller to release after the lock.
+    mutating func dropInstance() -> Any? {
+        defer {
+            instance = nil
+            sharedObject = nil
+        }
+        return instance
+    }
+}
+
+/// What a world does with a slot without knowing its types.
+protocol AnySlot: AnyObject {
+    /// The override, a `Registration<P, T>`, or `nil`.
+    var registration: AnyObject? { get }
+    /// Sets the override (a `Registration<P, T>` or `nil`) and drops the instance; what they held goes in
+    /// `garbage`.
+    func replaceRegistration(with registration: AnyObject?, garbage: inout Garbage)
+    /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
+    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
+    /// Whether the slot holds an instance, a weakly held one still alive.
+    var holdsLiveInstance: Bool { get }
 }
 
 /// An override made by `register`.
@@ -32,35 +81,4 @@ final class Slot: @unchecked Sendable {
 final class Registration<P, T> {
     @usableFromInline let make: (P) -> T
     init(_ make: @escaping (P) -> T) { self.make = make }
-}
-
-/// A cached instance and when it was made, so that `pop()` can drop what was made after its `push()`.
-@usableFromInline
-class CacheEntry {
-    let sequence: UInt64
-    init(sequence: UInt64) { self.sequence = sequence }
-    /// Whether the entry still holds its instance.
-    var isAlive: Bool { true }
-}
-
-/// A cached instance held strongly.
-@usableFromInline
-final class StrongEntry<T>: CacheEntry {
-    @usableFromInline let value: T
-    init(_ value: T, sequence: UInt64) {
-        self.value = value
-        super.init(sequence: sequence)
-    }
-}
-
-/// A cached class instance held weakly, for the `shared` scope.
-@usableFromInline
-final class WeakEntry: CacheEntry {
-    // Written only in `init`, so reads need no exclusivity check; weak loads are safe from any thread.
-    @usableFromInline @exclusivity(unchecked) private(set) weak var object: AnyObject?
-    init(_ object: AnyObject?, sequence: UInt64 = 0) {
-        self.object = object
-        super.init(sequence: sequence)
-    }
-    override var isAlive: Bool { object != nil }
 }

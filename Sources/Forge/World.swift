@@ -6,9 +6,12 @@
 /// The process has one ``global`` world, whose slots live in the factory boxes so that a resolution needs no
 /// lookup. ``SharedContainer/Registrations/isolated(_:)`` makes private worlds, found through a task local that
 /// is read only while at least one isolated world exists.
-final class World: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`.
-
+///
+/// Every change advances the world's ``epoch`` as its last step, under the world's lock. A creation notes the
+/// epoch before it runs its closure, and ``publish(_:in:startedAt:store:)`` caches the instance only if the
+/// epoch has not moved: an instance made while a `pop()`, a reset or a registration changed what its closure
+/// resolved is never cached after that change.
+final class World: Sendable {
     /// The process's world.
     static let global = World(isGlobal: true, initial: [:])
 
@@ -26,34 +29,44 @@ final class World: @unchecked Sendable {
     }
 
     let isGlobal: Bool
-    private let lock = Lock()
+    private let state: Locked<State>
+    private let epochCounter = AtomicCounter()
 
-    /// Registrations new slots start with (isolated worlds), by box.
-    private var unsafeInitial: [ObjectIdentifier: AnyObject]
-    /// What `Registrations.reset()` returns to: the registrations `registerAllServices()` made, or the
-    /// registrations an isolated world started with.
-    private var unsafeBaseline: [ObjectIdentifier: AnyObject]
-    /// The global world's slots that have a baseline registration, by box.
-    private var unsafeBaselineSlots: [ObjectIdentifier: Slot] = [:]
-    /// The slots of an isolated world, by box. The global world's slots live in the boxes.
-    private var unsafeSlots: [ObjectIdentifier: Slot] = [:]
-    /// Slots with an override, by box.
-    private var unsafeOverridden: [ObjectIdentifier: Slot] = [:]
-    /// Slots holding an instance, by scope, then by box.
-    private var unsafeCached: [ObjectIdentifier: (scope: SharedContainer.Scope, slots: [ObjectIdentifier: Slot])] = [:]
-    private var unsafeStack: [Snapshot] = []
-    /// Counts instances put in caches, so that `pop()` knows which came after its `push()`.
-    private var unsafeSequence: UInt64 = 0
+    /// A registration for a factory, with the factory it is for: kept alive, so that no other factory takes its
+    /// address while a table names it.
+    struct Registered {
+        let box: any AnyFactoryBox
+        let registration: AnyObject
+    }
 
     private struct Snapshot {
-        var registrations: [ObjectIdentifier: (slot: Slot, registration: AnyObject)]
+        /// The overrides at the `push()`, by slot.
+        var registrations: [ObjectIdentifier: (slot: any AnySlot, registration: AnyObject)]
+        /// The world's instance count at the `push()`.
         var sequence: UInt64
     }
 
-    init(isGlobal: Bool, initial: [ObjectIdentifier: AnyObject]) {
+    private struct State {
+        /// Registrations that an isolated world's slots start with: the enclosing world's, by factory.
+        var initial: [ObjectIdentifier: Registered]
+        /// What `Registrations.reset()` returns to, by factory: what `registerAllServices()` registered, or the
+        /// registrations an isolated world started with.
+        var baseline: [ObjectIdentifier: Registered]
+        /// An isolated world's slots, by factory, with the factory, kept alive for as long as the world: a factory
+        /// that died could otherwise leave its slot to a new factory at the same address.
+        var slots: [ObjectIdentifier: (box: any AnyFactoryBox, slot: any AnySlot)] = [:]
+        /// Slots with an override, by slot.
+        var overridden: [ObjectIdentifier: any AnySlot] = [:]
+        /// Slots holding an instance, by scope, then by slot.
+        var cached: [ObjectIdentifier: (scope: SharedContainer.Scope, slots: [ObjectIdentifier: any AnySlot])] = [:]
+        var stack: [Snapshot] = []
+        /// Counts instances put in caches, so that `pop()` knows which came after its `push()`.
+        var sequence: UInt64 = 0
+    }
+
+    init(isGlobal: Bool, initial: [ObjectIdentifier: Registered]) {
         self.isGlobal = isGlobal
-        self.unsafeInitial = initial
-        self.unsafeBaseline = initial
+        self.state = Locked(State(initial: initial, baseline: initial))
         if !isGlobal { ResolutionFlags.add(ResolutionFlags.oneIsolatedWorld) }
     }
 
@@ -61,28 +74,39 @@ final class World: @unchecked Sendable {
         if !isGlobal { ResolutionFlags.add(-ResolutionFlags.oneIsolatedWorld) }
     }
 
+    /// Advanced by every change, as its last step; read by creations before they run their closure.
+    var epoch: Int { epochCounter.value }
+
     // MARK: Slots
 
     /// This world's slot for `box`, made on first use in an isolated world.
-    func slot(for box: some FactoryCore) -> Slot {
+    func slot<P, T>(for box: FactoryBox<P, T>) -> Slot<P, T> {
         if isGlobal { return box.globalSlot }
-        return lock.withLock { unsafeSlot(id: box.id) }
+        return state.withLock { unsafeDowncast(Self.slot(for: box, in: &$0), to: Slot<P, T>.self) }
     }
 
-    private func unsafeSlot(id: ObjectIdentifier) -> Slot {
-        if let slot = unsafeSlots[id] { return slot }
-        let slot = Slot(id: id, registration: unsafeInitial[id])
-        unsafeSlots[id] = slot
-        if !slot.registration.isNil { unsafeOverridden[id] = slot }
+    private static func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {
+        let id = ObjectIdentifier(box)
+        if let entry = state.slots[id] { return entry.slot }
+        let registration = state.initial[id]?.registration
+        let slot = box.makeSlot(registration: registration)
+        state.slots[id] = (box, slot)
+        if registration != nil { state.overridden[ObjectIdentifier(slot)] = slot }
         return slot
     }
 
-    /// The registrations a world nested in this one starts with.
-    func currentRegistrations() -> [ObjectIdentifier: AnyObject] {
-        lock.withLock {
-            if isGlobal { return unsafeBaseline }
-            var registrations = unsafeInitial
-            for (id, slot) in unsafeSlots { registrations[id] = slot.registration.load() }
+    private func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {
+        isGlobal ? box.anyGlobalSlot : Self.slot(for: box, in: &state)
+    }
+
+    /// The registrations that a world nested in this one starts with.
+    func registrationsForNestedWorld() -> [ObjectIdentifier: Registered] {
+        state.withLock { state in
+            if isGlobal { return state.baseline }
+            var registrations = state.initial
+            for (id, entry) in state.slots {
+                registrations[id] = entry.slot.registration.map { Registered(box: entry.box, registration: $0) }
+            }
             return registrations
         }
     }
@@ -91,133 +115,131 @@ final class World: @unchecked Sendable {
 
     /// Sets or clears `box`'s override and drops its instance. With `asBaseline`, `Registrations.reset()` returns
     /// to this registration too.
-    func register(_ registration: AnyObject?, for box: some FactoryCore, asBaseline: Bool = false) {
-        var garbage: [AnyObject] = []
-        lock.withLock {
-            let slot = isGlobal ? box.globalSlot : unsafeSlot(id: box.id)
-            unsafeSet(registration, on: slot, garbage: &garbage)
+    func register(_ registration: AnyObject?, for box: any AnyFactoryBox, asBaseline: Bool = false) {
+        change { state, garbage in
+            let slot = slot(for: box, in: &state)
+            Self.set(registration, on: slot, in: &state, garbage: &garbage)
             if asBaseline {
-                unsafeBaseline[box.id] = registration
-                unsafeBaselineSlots[box.id] = slot
+                state.baseline[ObjectIdentifier(box)] = registration.map { Registered(box: box, registration: $0) }
             }
         }
-        withExtendedLifetime(garbage) {}  // released here, outside the lock: a deinit is user code
     }
 
     /// Returns `box` to its baseline registration and drops its instance.
-    func reset(_ box: some FactoryCore) {
-        var garbage: [AnyObject] = []
-        lock.withLock {
-            let slot = isGlobal ? box.globalSlot : unsafeSlot(id: box.id)
-            unsafeSet(unsafeBaseline[box.id], on: slot, garbage: &garbage)
+    func reset(_ box: any AnyFactoryBox) {
+        change { state, garbage in
+            let slot = slot(for: box, in: &state)
+            Self.set(state.baseline[ObjectIdentifier(box)]?.registration, on: slot, in: &state, garbage: &garbage)
         }
-        withExtendedLifetime(garbage) {}  // released here, outside the lock: a deinit is user code
     }
 
-    private func unsafeSet(_ registration: AnyObject?, on slot: Slot, garbage: inout [AnyObject]) {
-        slot.unsafeVersion &+= 1
-        if let old = slot.registration.exchange(registration) { garbage.append(old) }
-        unsafeOverridden[slot.id] = registration == nil ? nil : slot
-        unsafeDropInstance(of: slot, garbage: &garbage)
-    }
-
-    private func unsafeDropInstance(of slot: Slot, garbage: inout [AnyObject]) {
-        guard let old = slot.cache.exchange(nil) else { return }
-        garbage.append(old)
-        for key in unsafeCached.keys { unsafeCached[key]?.slots[slot.id] = nil }
+    private static func set(_ registration: AnyObject?, on slot: any AnySlot, in state: inout State,
+                            garbage: inout Garbage) {
+        slot.replaceRegistration(with: registration, garbage: &garbage)
+        let id = ObjectIdentifier(slot)
+        state.overridden[id] = registration == nil ? nil : slot
+        for key in state.cached.keys { state.cached[key]?.slots[id] = nil }
     }
 
     func push() {
-        lock.withLock {
-            let registrations = unsafeOverridden.compactMapValues { slot in
-                slot.registration.load().map { (slot: slot, registration: $0) }
+        state.withLock { state in
+            let registrations = state.overridden.compactMapValues { slot in
+                slot.registration.map { (slot: slot, registration: $0) }
             }
-            unsafeStack.append(Snapshot(registrations: registrations, sequence: unsafeSequence))
+            state.stack.append(Snapshot(registrations: registrations, sequence: state.sequence))
         }
     }
 
     /// Restores the registrations of the matching `push()` and drops every instance cached since. Returns
     /// `false`, changing nothing, when there was no `push()`.
     func pop() -> Bool {
-        var garbage: [AnyObject] = []
-        let popped = lock.withLock { () -> Bool in
-            guard let snapshot = unsafeStack.popLast() else { return false }
-            unsafeRestore(snapshot.registrations, garbage: &garbage)
-            for (key, entry) in unsafeCached {
-                for (id, slot) in entry.slots where (slot.cache.load()?.sequence ?? 0) > snapshot.sequence {
-                    if let old = slot.cache.exchange(nil) { garbage.append(old) }
-                    unsafeCached[key]?.slots[id] = nil
+        change { state, garbage in
+            guard let snapshot = state.stack.popLast() else { return false }
+            Self.restore(snapshot.registrations, in: &state, garbage: &garbage)
+            for (key, entry) in state.cached {
+                for (id, slot) in entry.slots {
+                    if slot.dropInstance(cachedAfter: snapshot.sequence, garbage: &garbage) {
+                        state.cached[key]?.slots[id] = nil
+                    }
                 }
             }
             return true
         }
-        withExtendedLifetime(garbage) {}  // released here, outside the lock: a deinit is user code
-        return popped
     }
 
     /// Returns every factory to its baseline registration and empties the push/pop stack.
     func resetRegistrations() {
-        var garbage: [AnyObject] = []
-        lock.withLock {
-            var baseline: [ObjectIdentifier: (slot: Slot, registration: AnyObject)] = [:]
-            for (id, registration) in unsafeBaseline {
-                guard let slot = unsafeBaselineSlots[id] ?? unsafeSlots[id] else { continue }
-                baseline[id] = (slot, registration)
+        change { state, garbage in
+            var baseline: [ObjectIdentifier: (slot: any AnySlot, registration: AnyObject)] = [:]
+            for entry in state.baseline.values {
+                // An isolated world's factories that have no slot yet will start from their baseline anyway.
+                guard isGlobal || state.slots[ObjectIdentifier(entry.box)] != nil else { continue }
+                let slot = slot(for: entry.box, in: &state)
+                baseline[ObjectIdentifier(slot)] = (slot, entry.registration)
             }
-            unsafeRestore(baseline, garbage: &garbage)
-            unsafeStack.removeAll()
+            Self.restore(baseline, in: &state, garbage: &garbage)
+            state.stack.removeAll()
         }
-        withExtendedLifetime(garbage) {}  // released here, outside the lock: a deinit is user code
     }
 
-    private func unsafeRestore(
-        _ registrations: [ObjectIdentifier: (slot: Slot, registration: AnyObject)], garbage: inout [AnyObject]
-    ) {
-        var slots = unsafeOverridden
+    /// Gives every overridden slot, and every slot in `registrations`, the registration `registrations` holds
+    /// for it (none if it is not there), and drops the instance of each one that changes.
+    private static func restore(_ registrations: [ObjectIdentifier: (slot: any AnySlot, registration: AnyObject)],
+                                in state: inout State, garbage: inout Garbage) {
+        var slots = state.overridden
         for (id, entry) in registrations { slots[id] = entry.slot }
-        for (id, slot) in slots where slot.registration.load() !== registrations[id]?.registration {
-            unsafeSet(registrations[id]?.registration, on: slot, garbage: &garbage)
+        for (id, slot) in slots where slot.registration !== registrations[id]?.registration {
+            set(registrations[id]?.registration, on: slot, in: &state, garbage: &garbage)
         }
     }
 
     // MARK: Scopes
 
-    /// Caches `entry` for `slot` in `scope`, unless the slot's registration changed since `version`.
-    func publish(_ slot: Slot, in scope: SharedContainer.Scope, version: UInt64, entry: (UInt64) -> CacheEntry) {
-        var garbage: AnyObject?
-        lock.withLock {
-            guard slot.unsafeVersion == version else { return }
-            unsafeSequence &+= 1
-            garbage = slot.cache.exchange(entry(unsafeSequence))
-            let key = ObjectIdentifier(scope)
-            unsafeCached[key, default: (scope, [:])].slots[slot.id] = slot
+    /// Ends the creation `slot`'s caller claimed, caching the instance with `store` (which returns whether it
+    /// kept anything) unless the world changed since `epoch`.
+    func publish<P, T>(_ slot: Slot<P, T>, in scope: SharedContainer.Scope, startedAt epoch: Int,
+                       store: (inout SlotState<P, T>) -> Bool) {
+        let wake = state.withLock { state in
+            let unchanged = epoch == self.epoch
+            let (kept, wake) = slot.withLock { slotState in
+                let kept = unchanged && store(&slotState)
+                if kept { slotState.sequence = state.sequence + 1 }
+                return (kept, slotState.creation.finish())
+            }
+            if kept {
+                state.sequence += 1
+                state.cached[ObjectIdentifier(scope), default: (scope, [:])].slots[ObjectIdentifier(slot)] = slot
+            }
+            return wake
         }
-        withExtendedLifetime(garbage) {}  // released here, outside the lock: a deinit is user code
-    }
-
-    /// The registration version of `slot`, to hand back to ``publish(_:in:version:entry:)``.
-    func version(of slot: Slot) -> UInt64 {
-        lock.withLock { slot.unsafeVersion }
+        if wake { Creation.wakeWaiters() }
     }
 
     /// Drops the instances of every scope for which `isIncluded` is true.
     func resetScopes(where isIncluded: (SharedContainer.Scope) -> Bool) {
-        var garbage: [AnyObject] = []
-        lock.withLock {
-            for (key, entry) in unsafeCached where isIncluded(entry.scope) {
+        change { state, garbage in
+            for (key, entry) in state.cached where isIncluded(entry.scope) {
                 for slot in entry.slots.values {
-                    if let old = slot.cache.exchange(nil) { garbage.append(old) }
+                    _ = slot.dropInstance(cachedAfter: 0, garbage: &garbage)
                 }
-                unsafeCached[key] = nil
+                state.cached[key] = nil
             }
         }
-        withExtendedLifetime(garbage) {}  // released here, outside the lock: a deinit is user code
     }
 
     func isEmpty(_ scope: SharedContainer.Scope) -> Bool {
-        lock.withLock {
-            guard let slots = unsafeCached[ObjectIdentifier(scope)]?.slots.values else { return true }
-            return !slots.contains { $0.cache.load()?.isAlive == true }
+        state.withLock { state in
+            guard let slots = state.cached[ObjectIdentifier(scope)]?.slots.values else { return true }
+            return !slots.contains { $0.holdsLiveInstance }
+        }
+    }
+
+    /// Runs a change under the world's lock, advances the epoch as its last step, and releases what it let go
+    /// of after the lock.
+    private func change<R>(_ body: (inout State, inout Garbage) -> R) -> R {
+        state.withLockReleasingAfterwards { state, garbage in
+            defer { epochCounter.store(epochCounter.value + 1) }
+            return body(&state, &garbage)
         }
     }
 }

@@ -129,10 +129,10 @@ extension Container {
             #expect(owner.service.id == 1)
             owner.service = Tracked(id: 2) { released.increment() }
             #expect(owner.service.id == 2)
-            #expect(released.value == 0)  // the first value stays with the owner until it dies
+            #expect(released.value == 1)  // the replaced value is released at once
             owner.service = Tracked(id: 3)
             #expect(owner.service.id == 3)
-            #expect(released.value == 1)  // the replaced replacement is released at once
+            #expect(released.value == 2)
         }
     }
 

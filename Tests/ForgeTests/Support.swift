@@ -1,5 +1,6 @@
 // Services and factories the tests share.
 import Forge
+import Foundation
 import Synchronization
 
 /// Counts how many times something happened, from any thread.
@@ -61,4 +62,18 @@ final class PerThreadResults: @unchecked Sendable {
     }
 
     var all: [ObjectIdentifier?] { Array(storage) }
+}
+
+/// A value any thread may read and write, behind a lock the thread sanitizer sees.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `stored` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

@@ -1,0 +1,204 @@
+// Forge: locks, parking and per-thread state.
+#include "CForge.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#elif defined(__APPLE__)
+#include <os/lock.h>
+#endif
+
+forge_atomic_word forge_resolution_flags = { 1 };
+forge_atomic_word forge_cycle_detection = { 0 };
+
+/// Stops the process when a call that cannot fail in a correct program fails.
+static void forge_check(int error, const char *what) {
+    if (error == 0) return;
+    fprintf(stderr, "Forge: %s failed with error %d (%s). Please report this.\n", what, error, strerror(error));
+    abort();
+}
+
+// MARK: Fork generation
+
+static _Atomic(uint32_t) forkGeneration = 1;
+
+/// Runs in the child of every `fork()`, on its only thread.
+static void forge_forked_child(void);
+
+// MARK: Threads
+
+_Thread_local forge_thread_state forge_thread = { 0, 0 };
+static _Thread_local char threadIdentity;
+static _Thread_local void *threadObject = NULL;
+static _Thread_local void (*threadObjectRelease)(void *) = NULL;
+static pthread_key_t threadObjectKey;
+
+uint32_t forge_fork_generation(void) { return __c11_atomic_load(&forkGeneration, __ATOMIC_RELAXED); }
+
+uintptr_t forge_thread_id(void) { return (uintptr_t)&threadIdentity; }
+
+void *forge_thread_object(void) { return threadObject; }
+
+/// The key's destructor. The object is unset before it is released: its release runs deinits, which may resolve
+/// and so set a new object, which the system's next round of destructors releases.
+static void forge_thread_object_exit(void *object) {
+    void (*release)(void *) = threadObjectRelease;
+    threadObject = NULL;
+    threadObjectRelease = NULL;
+    if (release != NULL) release(object);
+}
+
+void forge_set_thread_object(void *object, void (*release)(void *)) {
+    threadObject = object;
+    threadObjectRelease = release;
+    forge_check(pthread_setspecific(threadObjectKey, object), "pthread_setspecific");
+}
+
+__attribute__((constructor)) static void forge_load(void) {
+    forge_check(pthread_key_create(&threadObjectKey, forge_thread_object_exit), "pthread_key_create");
+    forge_check(pthread_atfork(NULL, NULL, forge_forked_child), "pthread_atfork");
+}
+
+#if defined(__linux__)
+
+// MARK: Locks (Linux: a futex word that knows which process generation took it)
+//
+// The word is 0 when the lock is free. Otherwise its low two bits are 1 (held) or 2 (held, and a thread may be
+// waiting), and the bits above hold the fork generation of the holder. A child of `fork()` has only the thread
+// that forked, which holds no Forge lock (Forge never calls out while it holds one), so a word from an older
+// generation belongs to a thread the child does not have: the child takes it over instead of waiting forever.
+
+enum { held = 1u, contended = 2u, stateBits = 3u };
+
+static long forge_futex(_Atomic(uint32_t) *word, int operation, uint32_t value) {
+    return syscall(SYS_futex, (uint32_t *)word, operation, value, NULL, NULL, 0);
+}
+
+static inline void forge_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+void forge_lock_init(uint32_t *word) { __c11_atomic_init((_Atomic(uint32_t) *)word, 0); }
+
+static void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
+    // Spin a little first: Forge holds its locks for a few instructions.
+    for (int spin = 0; spin < 100; spin++) {
+        uint32_t free = 0;
+        if (__c11_atomic_load(word, __ATOMIC_RELAXED) == 0 &&
+            __c11_atomic_compare_exchange_weak(word, &free, mine | held, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            return;
+        }
+        forge_pause();
+    }
+    while (true) {
+        uint32_t seen = __c11_atomic_load(word, __ATOMIC_RELAXED);
+        if (seen == 0 || (seen & ~stateBits) != mine) {
+            // Free, or held by a thread that did not survive a fork. Mark it contended: others may wait.
+            if (__c11_atomic_compare_exchange_strong(word, &seen, mine | contended, __ATOMIC_ACQUIRE,
+                                                     __ATOMIC_RELAXED)) {
+                return;
+            }
+            continue;
+        }
+        if ((seen & stateBits) == held &&
+            !__c11_atomic_compare_exchange_strong(word, &seen, mine | contended, __ATOMIC_RELAXED,
+                                                  __ATOMIC_RELAXED)) {
+            continue;
+        }
+        forge_futex(word, FUTEX_WAIT_PRIVATE, mine | contended);  // returns at once if the word changed
+    }
+}
+
+void forge_lock_lock(uint32_t *word) {
+    _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
+    uint32_t mine = forge_fork_generation() << 2;
+    uint32_t free = 0;
+    if (__builtin_expect(__c11_atomic_compare_exchange_strong(atomic, &free, mine | held, __ATOMIC_ACQUIRE,
+                                                              __ATOMIC_RELAXED), 1)) {
+        return;
+    }
+    forge_lock_wait(atomic, mine);
+}
+
+void forge_lock_unlock(uint32_t *word) {
+    _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
+    if (__builtin_expect((__c11_atomic_exchange(atomic, 0, __ATOMIC_RELEASE) & stateBits) == contended, 0)) {
+        forge_futex(atomic, FUTEX_WAKE_PRIVATE, 1);
+    }
+}
+
+// MARK: Parking (Linux: a futex on one sequence number)
+
+static _Atomic(uint32_t) parkSequence = 0;
+
+uint32_t forge_park_ticket(void) { return __c11_atomic_load(&parkSequence, __ATOMIC_SEQ_CST); }
+
+void forge_park_wait(uint32_t ticket) { forge_futex(&parkSequence, FUTEX_WAIT_PRIVATE, ticket); }
+
+void forge_park_wake_all(void) {
+    __c11_atomic_fetch_add(&parkSequence, 1, __ATOMIC_SEQ_CST);
+    forge_futex(&parkSequence, FUTEX_WAKE_PRIVATE, INT_MAX);
+}
+
+static void forge_forked_child(void) { __c11_atomic_fetch_add(&forkGeneration, 1, __ATOMIC_RELAXED); }
+
+#elif defined(__APPLE__)
+
+// MARK: Locks (Apple platforms: os_unfair_lock, which has the same 32-bit layout)
+//
+// Not compiled on the machine this was written on. A child of `fork()` that needs a lock another thread held at
+// the fork waits for it forever here; on Linux it takes it over.
+
+void forge_lock_init(uint32_t *word) { *(os_unfair_lock *)word = OS_UNFAIR_LOCK_INIT; }
+void forge_lock_lock(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }
+void forge_lock_unlock(uint32_t *word) { os_unfair_lock_unlock((os_unfair_lock *)word); }
+
+// MARK: Parking (Apple platforms: a mutex and a condition around one sequence number)
+
+static pthread_mutex_t parkMutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t parkCondition = PTHREAD_COND_INITIALIZER;
+static uint32_t parkSequence = 0;
+
+uint32_t forge_park_ticket(void) {
+    forge_check(pthread_mutex_lock(&parkMutex), "pthread_mutex_lock");
+    uint32_t ticket = parkSequence;
+    forge_check(pthread_mutex_unlock(&parkMutex), "pthread_mutex_unlock");
+    return ticket;
+}
+
+void forge_park_wait(uint32_t ticket) {
+    forge_check(pthread_mutex_lock(&parkMutex), "pthread_mutex_lock");
+    while (parkSequence == ticket) forge_check(pthread_cond_wait(&parkCondition, &parkMutex), "pthread_cond_wait");
+    forge_check(pthread_mutex_unlock(&parkMutex), "pthread_mutex_unlock");
+}
+
+void forge_park_wake_all(void) {
+    forge_check(pthread_mutex_lock(&parkMutex), "pthread_mutex_lock");
+    parkSequence += 1;
+    forge_check(pthread_cond_broadcast(&parkCondition), "pthread_cond_broadcast");
+    forge_check(pthread_mutex_unlock(&parkMutex), "pthread_mutex_unlock");
+}
+
+static void forge_forked_child(void) {
+    __c11_atomic_fetch_add(&forkGeneration, 1, __ATOMIC_RELAXED);
+    // Other threads' waits did not survive the fork; start the mutex and condition afresh.
+    pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t condition = PTHREAD_COND_INITIALIZER;
+    parkMutex = mutex;
+    parkCondition = condition;
+}
+
+#else
+#error "Forge supports Linux and Apple platforms."
+#endif

@@ -1,0 +1,103 @@
+// Forge: the C primitives behind Sources/Forge/Locking/. Nothing else in Forge uses this module.
+#ifndef CFORGE_H
+#define CFORGE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: Atomic words
+
+/// An atomic word-sized cell. Opaque to Swift; use the functions below.
+typedef struct { _Atomic(intptr_t) value; } forge_atomic_word;
+
+static inline intptr_t forge_atomic_load(forge_atomic_word *_Nonnull cell) {
+    return __c11_atomic_load(&cell->value, __ATOMIC_ACQUIRE);
+}
+static inline void forge_atomic_store(forge_atomic_word *_Nonnull cell, intptr_t value) {
+    __c11_atomic_store(&cell->value, value, __ATOMIC_RELEASE);
+}
+/// Adds `delta` and returns the new value.
+static inline intptr_t forge_atomic_add(forge_atomic_word *_Nonnull cell, intptr_t delta) {
+    return __c11_atomic_fetch_add(&cell->value, delta, __ATOMIC_SEQ_CST) + delta;
+}
+
+/// Process-wide flags that tell a resolution whether it may take the fast path (all zero) or must look further:
+/// bit 0, `AutoRegistering` has not run yet (set initially); bit 1, a decorator is set; bits 2 and up, how many
+/// isolated worlds exist. A plain C global: reading it needs no lazy initialization.
+extern forge_atomic_word forge_resolution_flags;
+
+static inline intptr_t forge_resolution_flags_load(void) { return forge_atomic_load(&forge_resolution_flags); }
+static inline void forge_resolution_flags_add(intptr_t delta) { forge_atomic_add(&forge_resolution_flags, delta); }
+
+/// Cycle detection: 0 until set, then 1 for off and 2 for on. A plain C global, read on every resolution.
+extern forge_atomic_word forge_cycle_detection;
+
+static inline intptr_t forge_cycle_detection_load(void) {
+    return __c11_atomic_load(&forge_cycle_detection.value, __ATOMIC_RELAXED);
+}
+static inline void forge_cycle_detection_store(intptr_t value) {
+    __c11_atomic_store(&forge_cycle_detection.value, value, __ATOMIC_RELAXED);
+}
+
+// MARK: Locks
+
+/// Initializes a lock word to unlocked. A lock is a 32-bit word at a stable address that nothing else touches.
+void forge_lock_init(uint32_t *_Nonnull word);
+/// Takes the lock, waiting while another thread holds it. A lock held by a thread that did not survive a
+/// `fork()` is taken over in the child.
+void forge_lock_lock(uint32_t *_Nonnull word);
+/// Releases the lock, which the calling thread holds.
+void forge_lock_unlock(uint32_t *_Nonnull word);
+
+// MARK: Parking
+
+/// Threads that wait for a change made under some lock park here; one word serves the whole process.
+/// The waiter reads a ticket while it still holds the lock under which it saw that it must wait, releases the
+/// lock, and parks with the ticket. A waker changes the state under that lock, releases it, and wakes everyone.
+/// Nobody misses a wake-up: a wake after the ticket was read makes `forge_park_wait` return at once.
+uint32_t forge_park_ticket(void);
+/// Parks until `forge_park_wake_all` is called after `ticket` was read. May return early; callers check again.
+void forge_park_wait(uint32_t ticket);
+/// Wakes every parked thread.
+void forge_park_wake_all(void);
+
+// MARK: Threads
+
+/// Counts the `fork()`s between the process's first ancestor and this process: a thread that recorded another
+/// generation lived in an ancestor, and is gone here.
+uint32_t forge_fork_generation(void);
+
+/// An address unique to the calling thread while it lives.
+uintptr_t forge_thread_id(void);
+
+/// How many factory closures are running on this thread, and whether the graph scope holds instances for its
+/// current top-level resolution. Plain values: nothing to free when the thread exits.
+typedef struct {
+    intptr_t depth;
+    intptr_t hasGraph;
+} forge_thread_state;
+
+extern _Thread_local forge_thread_state forge_thread;
+
+/// One more factory closure runs on this thread; returns the new depth.
+static inline intptr_t forge_depth_enter(void) { return ++forge_thread.depth; }
+/// A factory closure returned; returns the new depth, 0 at the end of a top-level resolution.
+static inline intptr_t forge_depth_leave(void) { return --forge_thread.depth; }
+static inline intptr_t forge_depth(void) { return forge_thread.depth; }
+static inline bool forge_has_graph(void) { return forge_thread.hasGraph != 0; }
+static inline void forge_set_has_graph(bool value) { forge_thread.hasGraph = value; }
+
+/// This thread's object (Forge keeps its per-thread tables in it), or NULL before one is set.
+void *_Nullable forge_thread_object(void);
+/// Sets this thread's object. When the thread exits, `release` is called with it, after the object is unset: a
+/// thread-exit destructor that runs later and needs an object gets a new one, released in turn.
+void forge_set_thread_object(void *_Nonnull object, void (*_Nonnull release)(void *_Nonnull));
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+// Forge: finding circular dependencies, on the thread that resolves.
+internal import CForge
+
+/// Tracks the chain of factories whose closures run on the current thread, while detection is on, and stops
+/// the process with the whole chain when a factory appears in it twice.
+///
+/// A cached factory that its own closure resolves is found without the chain: the thread finds its own claim on
+/// the instance (``Creation/Claim/reentered``), so it is reported even when detection is off.
+enum CycleDetection {
+    /// Whether detection is on: the build's default (on in debug) until someone sets it.
+    static var isOn: Bool {
+        switch forge_cycle_detection_load() {
+        case 0: _isDebugAssertConfiguration()
+        case 1: false
+        default: true
+        }
+    }
+
+    static func set(_ isOn: Bool) { forge_cycle_detection_store(isOn ? 2 : 1) }
+
+    /// Adds `factory` to this thread's chain, when detection is on. Returns whether it did, for ``leave(_:)``.
+    static func enter(_ factory: any AnyFactoryBox) -> Bool {
+        guard isOn else { return false }
+        let thread = ResolutionThread.current
+        if thread.chain.contains(where: { $0 === factory }) {
+            Report.circularDependency(thread.chain + [factory])
+        }
+        thread.chain.append(factory)
+        return true
+    }
+
+    /// Removes the factory the matching ``enter(_:)`` added.
+    static func leave(_ entered: Bool) {
+        if entered { ResolutionThread.current.chain.removeLast() }
+    }
+
+    /// The factories being made on this thread, outermost first, while detection is on.
+    static var chain: [any AnyFactoryBox] { ResolutionThread.current.chain }
+}

@@ -1,0 +1,74 @@
+// Forge: state that lives inside its own lock.
+internal import CForge
+
+/// State that is only ever touched under its own lock, shareable across threads: a ``LockedBuffer``.
+struct Locked<State>: @unchecked Sendable {
+    // @unchecked: the buffer's state is read and written only under its lock.
+    let buffer: LockedBuffer<State>
+
+    init(_ state: State) { buffer = .make(state) }
+
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R { try buffer.withLock(body) }
+
+    func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
+        try buffer.withLockReleasingAfterwards(body)
+    }
+}
+
+/// State that is only ever touched under its own lock, in one allocation with the lock.
+///
+/// The header is the state; the one element is the lock word, which needs a stable address (as in swift-nio's
+/// `LockStorage`). Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never
+/// call out to user code from the body: release what the state let go of after the lock, as
+/// ``withLockReleasingAfterwards(_:)`` does.
+///
+/// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
+/// child of `fork()` takes over a lock that a thread other than the forking one held at the fork.
+///
+/// `ManagedBuffer` cannot be `Sendable`: share one through ``Locked``, or inside an object that is
+/// `@unchecked Sendable` because it holds only immutable values and locked buffers.
+@usableFromInline
+class LockedBuffer<State>: ManagedBuffer<State, UInt32> {
+    /// A new lock holding `state`.
+    static func make(_ state: State) -> Self {
+        let made = create(minimumCapacity: 1) { _ in state }
+        made.withUnsafeMutablePointerToElements { LockWord.initialize($0) }
+        return unsafeDowncast(made, to: self)
+    }
+
+    /// Runs `body` with the state, holding the lock.
+    @inlinable
+    final func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointers { state, word in
+            LockWord.lock(word)
+            defer { LockWord.unlock(word) }
+            return try body(&state.pointee)
+        }
+    }
+
+    /// Runs `body` with the state, holding the lock, and releases what `body` puts in the garbage after releasing
+    /// the lock: a deinit is user code, and may use this lock again.
+    final func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
+        var garbage = Garbage()
+        let result = try withLock { try body(&$0, &garbage) }
+        withExtendedLifetime(garbage) {}
+        return result
+    }
+}
+
+/// Values a locked section let go of, released after the lock.
+struct Garbage {
+    private var values: [Any] = []
+    mutating func append(_ value: Any?) {
+        if let value { values.append(value) }
+    }
+    mutating func append(contentsOf other: Garbage) { values += other.values }
+}
+
+/// The lock operations on a word, for ``Locked``.
+@usableFromInline
+enum LockWord {
+    static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }
+    @usableFromInline static func lock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_lock(word) }
+    @usableFromInline static func unlock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_unlock(word) }
+}
