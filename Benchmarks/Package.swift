@@ -8,7 +8,10 @@ import PackageDescription
 
 let package = Package(
     name: "Benchmarks",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "forge-engine-table", targets: ["EngineTable"]),
+    ],
     dependencies: [
         .package(name: "Forge", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
@@ -16,6 +19,14 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
     ],
     targets: [
+        // Forge against in-process controls (direct construction, a retained global, a Mutex-guarded global),
+        // timed in interleaved rounds without malloc counting. `Benchmarks/engine.sh` runs it.
+        .executableTarget(
+            name: "EngineTable",
+            dependencies: ["BlackHole", .product(name: "Forge", package: "Forge")],
+            path: "Sources/EngineTable"
+        ),
+        .target(name: "BlackHole", path: "Sources/BlackHole"),
         // Tiny fixture types (the objects being "injected") shared by all benchmark targets,
         // plus the common benchmark configuration and a thread helper.
         .target(

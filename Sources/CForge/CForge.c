@@ -27,7 +27,7 @@ static void forge_check(int error, const char *what) {
 
 // MARK: Fork generation
 
-static _Atomic(uint32_t) forkGeneration = 1;
+_Atomic(uint32_t) forge_fork_generation_value = 1;
 
 /// Runs in the child of every `fork()`, on its only thread.
 static void forge_forked_child(void);
@@ -40,7 +40,7 @@ static _Thread_local void *threadObject = NULL;
 static _Thread_local void (*threadObjectRelease)(void *) = NULL;
 static pthread_key_t threadObjectKey;
 
-uint32_t forge_fork_generation(void) { return __c11_atomic_load(&forkGeneration, __ATOMIC_RELAXED); }
+uint32_t forge_fork_generation(void) { return __c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED); }
 
 uintptr_t forge_thread_id(void) { return (uintptr_t)&threadIdentity; }
 
@@ -91,7 +91,7 @@ static inline void forge_pause(void) {
 
 void forge_lock_init(uint32_t *word) { __c11_atomic_init((_Atomic(uint32_t) *)word, 0); }
 
-static void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
+void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
     // Spin a little first: Forge holds its locks for a few instructions.
     for (int spin = 0; spin < 100; spin++) {
         uint32_t free = 0;
@@ -120,23 +120,7 @@ static void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
     }
 }
 
-void forge_lock_lock(uint32_t *word) {
-    _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
-    uint32_t mine = forge_fork_generation() << 2;
-    uint32_t free = 0;
-    if (__builtin_expect(__c11_atomic_compare_exchange_strong(atomic, &free, mine | held, __ATOMIC_ACQUIRE,
-                                                              __ATOMIC_RELAXED), 1)) {
-        return;
-    }
-    forge_lock_wait(atomic, mine);
-}
-
-void forge_lock_unlock(uint32_t *word) {
-    _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
-    if (__builtin_expect((__c11_atomic_exchange(atomic, 0, __ATOMIC_RELEASE) & stateBits) == contended, 0)) {
-        forge_futex(atomic, FUTEX_WAKE_PRIVATE, 1);
-    }
-}
+void forge_lock_wake(_Atomic(uint32_t) *word) { forge_futex(word, FUTEX_WAKE_PRIVATE, 1); }
 
 // MARK: Parking (Linux: a futex on one sequence number)
 
@@ -151,7 +135,7 @@ void forge_park_wake_all(void) {
     forge_futex(&parkSequence, FUTEX_WAKE_PRIVATE, INT_MAX);
 }
 
-static void forge_forked_child(void) { __c11_atomic_fetch_add(&forkGeneration, 1, __ATOMIC_RELAXED); }
+static void forge_forked_child(void) { __c11_atomic_fetch_add(&forge_fork_generation_value, 1, __ATOMIC_RELAXED); }
 
 #elif defined(__APPLE__)
 
@@ -191,7 +175,7 @@ void forge_park_wake_all(void) {
 }
 
 static void forge_forked_child(void) {
-    __c11_atomic_fetch_add(&forkGeneration, 1, __ATOMIC_RELAXED);
+    __c11_atomic_fetch_add(&forge_fork_generation_value, 1, __ATOMIC_RELAXED);
     // Other threads' waits did not survive the fork; start the mutex and condition afresh.
     pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
     pthread_cond_t condition = PTHREAD_COND_INITIALIZER;

@@ -77,7 +77,7 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         self.typeName = typeName
         self.fileID = fileID
         self.line = line
-        self.globalSlot = Slot.make(SlotState(registration: nil))
+        self.globalSlot = Slot.make(registration: nil)
     }
 
     var declaration: String {
@@ -88,39 +88,43 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     var anyGlobalSlot: any AnySlot { globalSlot }
 
     func makeSlot(registration: AnyObject?) -> any AnySlot {
-        Slot.make(SlotState(registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) }))
+        Slot.make(registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) })
     }
 
     // MARK: The hit path
 
     @inlinable
     func resolve(_ parameter: P) -> T {
-        let slot = currentSlot()
-        let value: T
-        switch kind {
-        case .unique:
-            value = make(parameter, in: slot)
-        case .cached, .singleton:
-            value = slot.withLock { $0.instance } ?? makeOnce(parameter, in: slot)
-        case .shared:
-            if let object = slot.withLock({ $0.sharedObject }) {
-                value = instance(from: object)
-            } else {
-                value = makeOnce(parameter, in: slot)
-            }
-        case .graph:
-            value = graphInstance(parameter, in: slot)
-        }
-        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
-        return value
+        // While no isolated world exists, no decorator is set and AutoRegistering has run, the slot is the box's
+        // own, borrowed: a retain of the slot would make threads hitting the same factory share one more
+        // reference count.
+        if ResolutionFlags.allClear() { return resolve(parameter, in: globalSlot) }
+        return withCurrentSlot { resolve(parameter, in: $0) }
     }
 
-    /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
+    @inlinable
+    func resolve(_ parameter: P, in slot: Slot<P, T>) -> T {
+        switch kind {
+        case .unique:
+            return make(parameter, in: slot)
+        case .cached, .singleton:
+            return slot.withLock { $0.instance } ?? makeOnce(parameter, in: slot)
+        case .shared:
+            guard let object = slot.withLock({ $0.sharedObject }) else { return makeOnce(parameter, in: slot) }
+            return instance(from: object)
+        case .graph:
+            return graphInstance(parameter, in: slot)
+        }
+    }
+
+    /// Calls `resolve` with this factory's slot in the current world, after running ``AutoRegistering`` if it
+    /// has not run, and passes what it returns to the decorator, if one is set.
     @usableFromInline
-    func currentSlot() -> Slot<P, T> {
-        if ResolutionFlags.current == 0 { return globalSlot }
+    func withCurrentSlot(_ resolve: (Slot<P, T>) -> T) -> T {
         AutoRegistration.ensure()
-        return World.isolatedWorldsExist ? World.current.slot(for: self) : globalSlot
+        let value = resolve(World.isolatedWorldsExist ? World.current.slot(for: self) : globalSlot)
+        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
+        return value
     }
 
     /// Converts an instance kept as `AnyObject` back to `T`, without a dynamic cast when `T` is a class.

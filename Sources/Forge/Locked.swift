@@ -30,6 +30,7 @@ struct Locked<State>: @unchecked Sendable {
 @usableFromInline
 class LockedBuffer<State>: ManagedBuffer<State, UInt32> {
     /// A new lock holding `state`.
+    @inlinable
     static func make(_ state: State) -> Self {
         let made = create(minimumCapacity: 1) { _ in state }
         made.withUnsafeMutablePointerToElements { LockWord.initialize($0) }
@@ -68,7 +69,7 @@ struct Garbage {
 /// The lock operations on a word, for ``Locked``.
 @usableFromInline
 enum LockWord {
-    static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }
+    @usableFromInline static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }
     @usableFromInline static func lock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_lock(word) }
     @usableFromInline static func unlock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_unlock(word) }
 }

@@ -8,6 +8,11 @@
 /// (``World/publish(_:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
 @usableFromInline
 final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
+    /// A new slot, starting with `registration`, or none.
+    static func make(registration: Registration<P, T>?) -> Slot {
+        make(SlotState(registration: registration))
+    }
+
     var registration: AnyObject? { withLock { $0.registration } }
 
     func replaceRegistration(with registration: AnyObject?, garbage: inout Garbage) {

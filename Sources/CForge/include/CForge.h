@@ -47,11 +47,40 @@ static inline void forge_cycle_detection_store(intptr_t value) {
 
 /// Initializes a lock word to unlocked. A lock is a 32-bit word at a stable address that nothing else touches.
 void forge_lock_init(uint32_t *_Nonnull word);
+
+#if defined(__linux__)
+/// The fork generation (see `forge_fork_generation`), for the lock's fast path.
+extern _Atomic(uint32_t) forge_fork_generation_value;
+/// The lock's slow path: waits while another thread holds it.
+void forge_lock_wait(_Atomic(uint32_t) *_Nonnull word, uint32_t mine);
+/// The lock's slow path: wakes a waiter.
+void forge_lock_wake(_Atomic(uint32_t) *_Nonnull word);
+
 /// Takes the lock, waiting while another thread holds it. A lock held by a thread that did not survive a
-/// `fork()` is taken over in the child.
+/// `fork()` is taken over in the child. The uncontended path is inline: one compare-and-swap.
+static inline void forge_lock_lock(uint32_t *_Nonnull word) {
+    _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
+    uint32_t mine = __c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED) << 2;
+    uint32_t free = 0;
+    if (__builtin_expect(!__c11_atomic_compare_exchange_strong(atomic, &free, mine | 1u, __ATOMIC_ACQUIRE,
+                                                               __ATOMIC_RELAXED), 0)) {
+        forge_lock_wait(atomic, mine);
+    }
+}
+
+/// Releases the lock, which the calling thread holds. Without waiters: one exchange.
+static inline void forge_lock_unlock(uint32_t *_Nonnull word) {
+    _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
+    if (__builtin_expect((__c11_atomic_exchange(atomic, 0, __ATOMIC_RELEASE) & 3u) == 2u, 0)) {
+        forge_lock_wake(atomic);
+    }
+}
+#else
+/// Takes the lock, waiting while another thread holds it.
 void forge_lock_lock(uint32_t *_Nonnull word);
 /// Releases the lock, which the calling thread holds.
 void forge_lock_unlock(uint32_t *_Nonnull word);
+#endif
 
 // MARK: Parking
 

@@ -1,0 +1,109 @@
+// Forge's resolution against three controls in one process: direct construction, a retained global `let`, and a
+// `Mutex`-guarded retained global (the simple design a container could be). Prints the table and the goals.
+//
+//   swift run -c release --package-path Benchmarks forge-engine-table [rounds [scenario, to profile one]]
+import BlackHole
+import Forge
+
+extension Container {
+    static let engineUnique = Factory { Service() }
+    static let engineOverridden = Factory { Service() }
+    static let engineSingleton = Factory(scope: .singleton) { Service() }
+    static let engineCached = Factory(scope: .cached) { Service() }
+    static let engineShared = Factory(scope: .shared) { Service() }
+    static let engineParameter = ParameterFactory<Int, Service> { _ in Service() }
+}
+
+final class LazyOwner: @unchecked Sendable {
+    // @unchecked: the lazy property resolves once, thread-safely; nothing else is stored.
+    @LazyInjected(Container.engineUnique) var service: Service
+}
+
+let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 15
+let operations = 200_000
+
+Container.engineOverridden.register { Service() }
+let keepShared = Container.engineShared()
+_ = (Container.engineSingleton(), Container.engineCached())
+
+func makeScenarios() -> [Scenario] {
+    let lazyOwner = LazyOwner()
+    _ = lazyOwner.service
+    let replacedOwner = LazyOwner()
+    replacedOwner.service = Service()  // reads of a replaced value take the cell's lock
+    var scenarios = [
+        Scenario("direct construction") { n in for _ in 0..<n { consume(Service()) } },
+        Scenario("global let, retained") { n in for _ in 0..<n { consume(retainedGlobalAccessor()) } },
+        Scenario("Mutex global, retained") { n in for _ in 0..<n { consume(mutexGlobalAccessor()) } },
+        Scenario("unique") { n in for _ in 0..<n { consume(Container.engineUnique()) } },
+        Scenario("unique, override registered") { n in
+            for _ in 0..<n { consume(Container.engineOverridden()) }
+        },
+        Scenario("singleton hit") { n in for _ in 0..<n { consume(Container.engineSingleton()) } },
+        Scenario("cached hit") { n in for _ in 0..<n { consume(Container.engineCached()) } },
+        Scenario("shared hit") { n in for _ in 0..<n { consume(Container.engineShared()) } },
+        Scenario("parameter") { n in for i in 0..<n { consume(Container.engineParameter(i)) } },
+        Scenario("@LazyInjected first access") { n in for _ in 0..<n { consume(LazyOwner().service) } },
+        Scenario("@LazyInjected repeated access") { n in for _ in 0..<n { consume(lazyOwner.service) } },
+        Scenario("@LazyInjected repeated access, after a set") { n in
+            for _ in 0..<n { consume(replacedOwner.service) }
+        },
+    ]
+    for threads in [2] {
+        scenarios += [
+            Scenario("global let, retained", threads: threads) { n in
+                for _ in 0..<n { consume(retainedGlobalAccessor()) }
+            },
+            Scenario("Mutex global, retained", threads: threads) { n in
+                for _ in 0..<n { consume(mutexGlobalAccessor()) }
+            },
+            Scenario("singleton hit", threads: threads) { n in
+                for _ in 0..<n { consume(Container.engineSingleton()) }
+            },
+            Scenario("cached hit", threads: threads) { n in
+                for _ in 0..<n { consume(Container.engineCached()) }
+            },
+        ]
+    }
+    return scenarios
+}
+
+let filter = CommandLine.arguments.dropFirst(2).first
+let scenarios = makeScenarios().filter { scenario in
+    filter.map { scenario.id == $0 } ?? true
+}
+let medians = measure(scenarios, rounds: rounds, operations: operations)
+withExtendedLifetime(keepShared) {}
+
+func ns(_ name: String, threads: Int = 1) -> Double? {
+    medians[Scenario(name, threads: threads) { _ in }.id]
+}
+
+let direct = ns("direct construction") ?? .nan
+let mutex = ns("Mutex global, retained") ?? .nan
+print(
+    "Forge against in-process controls: ns per operation, median of \(rounds) interleaved rounds of "
+        + "\(operations) operations (release, no malloc counting).")
+print("")
+print("| scenario | ns | x Mutex control |")
+print("|---|--:|--:|")
+for scenario in scenarios {
+    let control = ns("Mutex global, retained", threads: scenario.threads) ?? mutex
+    let time = medians[scenario.id]!
+    print("| \(scenario.id) | \(String(format: "%.1f", time)) | \(String(format: "%.2f", time / control))x |")
+}
+
+let mutex2 = ns("Mutex global, retained", threads: 2)
+let goals: [(goal: String, measured: Double?, limit: Double?)] = [
+    ("singleton hit <= 1.2x Mutex control", ns("singleton hit"), 1.2 * mutex),
+    ("cached hit <= 1.2x Mutex control", ns("cached hit"), 1.2 * mutex),
+    ("unique <= direct + 1.5x Mutex control", ns("unique"), direct + 1.5 * mutex),
+    ("singleton hit, 2 threads <= Mutex control, 2 threads", ns("singleton hit", threads: 2), mutex2),
+    ("cached hit, 2 threads <= Mutex control, 2 threads", ns("cached hit", threads: 2), mutex2),
+]
+print("")
+for (goal, measured, limit) in goals {
+    guard let measured, let limit else { continue }
+    let verdict = measured <= limit ? "PASS" : "FAIL"
+    print("\(verdict) \(goal): \(String(format: "%.1f", measured)) ns, limit \(String(format: "%.1f", limit)) ns")
+}
