@@ -2,10 +2,11 @@
 
 /// Which thread is making a value that other threads wait for.
 ///
-/// It lives in the state of a ``Locked``, next to the value it guards: a thread that finds no value claims the
-/// creation under the lock, makes the value with the lock released, then stores it and finishes the creation
-/// under the lock again (``Locked/valueOrClaim(reading:)`` and ``Locked/finishCreation(_:)``). Threads that
-/// find the creation claimed park until it finishes, then look again. No user code ever runs under the lock.
+/// It lives in the state of a ``LockedBuffer``, next to the value it guards: a thread that finds no value claims
+/// the creation under the lock, makes the value with the lock released, then stores it and finishes the creation
+/// under the lock again (``LockedBuffer/valueOrClaim(reading:)`` and ``LockedBuffer/finishCreation(_:)``).
+/// Threads that find the creation claimed park until it finishes, then look again. No user code ever runs under
+/// the lock.
 @usableFromInline
 struct Creation: Sendable {
     private var maker: ThreadIdentity?
@@ -16,7 +17,7 @@ struct Creation: Sendable {
     /// What a thread that found no value does next.
     @usableFromInline
     enum Claim {
-        /// This thread makes the value, then calls ``Locked/finishCreation(_:)``.
+        /// This thread makes the value, then calls ``LockedBuffer/finishCreation(_:)``.
         case claimed
         /// This thread is already making it: waiting would be waiting for itself.
         case reentered
@@ -62,7 +63,7 @@ protocol CreationState {
 @usableFromInline
 enum Made<Value> {
     case value(Value)
-    /// The caller makes the value and must call ``Locked/finishCreation(_:)``.
+    /// The caller makes the value and must call ``LockedBuffer/finishCreation(_:)``.
     case claimed
     /// The calling thread is already making it.
     case reentered

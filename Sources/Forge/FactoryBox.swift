@@ -5,12 +5,15 @@
 // `Container.api()` calls `FactoryBox.resolve(_:)`, inlined into the caller and specialized for its type.
 //
 // A hit (a cached or singleton instance exists):
-// 1. `currentSlot()` reads the process-wide flags word (`ResolutionFlags`). While it is zero (no isolated world,
-//    no decorator, `AutoRegistering` done) the slot is the box's own `globalSlot`. Otherwise it runs
-//    `AutoRegistering` if needed and looks the slot up in the current task's isolated world, under the world's
-//    lock.
+// 1. `ResolutionFlags.allClear()` reads the process-wide flags word. While it is zero (no isolated world, no
+//    decorator, `AutoRegistering` done) the slot is the box's own `globalSlot`, borrowed. Otherwise
+//    `withCurrentSlot` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated
+//    world, under the world's lock.
 // 2. The slot's lock is taken, the instance copied out (retained), the lock released.
-// 3. If a decorator is set, it is called with the instance, outside every lock.
+// 3. If a decorator is set, `withCurrentSlot` calls it with the instance, outside every lock.
+//
+// A unique resolution takes the slot's lock only to read the registration, then runs the closure as in step 3
+// of a miss.
 //
 // A miss (`Resolution.swift`):
 // 1. `makeOnce` claims the slot's creation under the slot's lock (`Creation`), or parks until the thread that
@@ -24,11 +27,11 @@
 //
 // Which lock guards what
 // ======================
-// - A slot's lock (`Slot`, a `Locked<SlotState>`): its registration, instance, sequence and creation claim.
+// - A slot's lock (`Slot`, a `LockedBuffer<SlotState>`): its registration, instance, sequence and creation claim.
 //   Held for a few instructions, never while user code runs.
 // - A world's lock (`World`): its tables (slots of an isolated world, overrides, baseline, scope lists, the
 //   push/pop stack) and its epoch. A world's lock is taken before a slot's, never after.
-// - `Parking`: one futex word where threads wait for a claim to end. No lock.
+// - `Parking`: where threads wait for a claim to end; one futex word on Linux.
 // - Per thread, no lock: the depth, the graph scope's instances and the cycle chain (`ResolutionThread`).
 // - `AutoRegistration`, `DecoratorHook`: a `Locked` each.
 //

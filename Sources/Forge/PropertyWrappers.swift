@@ -101,9 +101,9 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
         cell = .make(LazyState(factory))
     }
 
-    /// The factory, which never changes, read without the lock.
+    /// The factory. It never changes, but it shares the state that writers hold the lock for.
     @inlinable
-    var factory: Factory<T> { cell.withUnsafeMutablePointerToHeader { $0.pointee.factory } }
+    var factory: Factory<T> { cell.withLock { $0.factory } }
 
     /// The stored value; the first read resolves the factory and keeps `store` of its instance.
     @inlinable

@@ -69,7 +69,8 @@ extension FactoryBox {
     @usableFromInline
     func graphInstance(_ parameter: P, in slot: Slot<P, T>) -> T {
         if let recorded = ResolutionThread.graphInstance(of: self) {
-            return isClass ? unsafeBitCast(recorded, to: T.self) : unsafeDowncast(recorded, to: GraphValue<T>.self).value
+            return isClass
+                ? unsafeBitCast(recorded, to: T.self) : unsafeDowncast(recorded, to: GraphValue<T>.self).value
         }
         let isTopLevel = ResolutionThread.depth == 0
         let value = make(parameter, in: slot)

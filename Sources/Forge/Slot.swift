@@ -4,7 +4,7 @@
 ///
 /// The process's world keeps each factory's slot in its box; an isolated world keeps its own, made on first use.
 /// A hit locks the slot, copies the instance out and unlocks. A miss claims the creation
-/// (``Locked/valueOrClaim(reading:)``), runs the closure with no lock held, and publishes through the world
+/// (``LockedBuffer/valueOrClaim(reading:)``), runs the closure with no lock held, and publishes through the world
 /// (``World/publish(_:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
 @usableFromInline
 final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {

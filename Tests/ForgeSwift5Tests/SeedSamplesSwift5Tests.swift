@@ -89,7 +89,7 @@ final class ViewModelPoc {
     }
 }
 
-final class FactoryCoreTests: XCTestCase {
+final class SeedSamplesSwift5Tests: XCTestCase {
 
     override func setUp() {
         super.setUp()

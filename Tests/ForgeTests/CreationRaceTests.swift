@@ -15,23 +15,6 @@ final class RaceService: Sendable {
     init(_ dependency: RaceDependency) { self.dependency = dependency }
 }
 
-/// Holds a factory closure open until the test has changed something, so the change lands mid-creation.
-final class Gate: Sendable {
-    private let entered = DispatchSemaphore(value: 0)
-    private let released = DispatchSemaphore(value: 0)
-    private let used = Counter()
-
-    /// Called by the closure: the first call waits until ``release()``; later calls pass.
-    func pass() {
-        guard used.increment() == 1 else { return }
-        entered.signal()
-        released.wait()
-    }
-
-    func waitUntilEntered() { entered.wait() }
-    func release() { released.signal() }
-}
-
 extension Container.Scope {
     fileprivate static let login = Cached(name: "login")
 }

@@ -17,11 +17,6 @@ extension Container {
     }
 }
 
-/// Reads the child's standard error as text.
-private func standardError(_ result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
-
 @Suite struct CycleTests {
     @Test func aCycleStopsWithTheWholeChainInOrder() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -70,44 +65,5 @@ private func standardError(_ result: ExitTest.Result?) -> String {
             precondition(!Container.Diagnostics.detectsCycles, "cycle detection should be off in release builds")
             #endif
         }
-    }
-}
-
-@Suite struct MisuseMessageTests {
-    @Test func anUnbalancedPopWarnsInDebugBuilds() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            Container.Registrations.pop()
-        }
-        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #if DEBUG
-        #expect(text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."))
-        #else
-        #expect(!text.contains("Forge warning"))
-        #endif
-    }
-}
-
-/// An owner whose lazy property's factory reads that same property: a misuse that must not hang.
-final class SelfReadingOwner: @unchecked Sendable {
-    @LazyInjected(Container.readsItsOwner) var service: Tracked
-}
-
-extension Container {
-    fileprivate static let readingOwner = Factory<SelfReadingOwner>(scope: .singleton) { SelfReadingOwner() }
-    fileprivate static let readsItsOwner = Factory<Tracked> { trackedAfterReadingTheOwner() }
-}
-
-private func trackedAfterReadingTheOwner() -> Tracked {
-    Tracked(id: Container.readingOwner().service.id + 1)
-}
-
-@Suite struct LazyPropertyMisuseTests {
-    @Test func aLazyPropertyReadByItsOwnFactoryStopsWithAMessage() async throws {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Container.readingOwner().service
-        }
-        let text = standardError(result)
-        #expect(text.contains("Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value"))
-        #expect(text.contains("Factory<Tracked> (ForgeTests/CycleTests.swift:"))
     }
 }

@@ -1,7 +1,9 @@
-// Services and factories the tests share.
+// Services, factories and helpers the tests share.
+import Dispatch
 import Forge
 import Foundation
 import Synchronization
+import Testing
 
 /// Counts how many times something happened, from any thread.
 final class Counter: Sendable {
@@ -36,6 +38,11 @@ final class Tracked {
 
 struct Point: Equatable {
     var x: Int
+}
+
+final class Numbered {
+    let n: Int
+    init(_ n: Int) { self.n = n }
 }
 
 extension Container.Scope {
@@ -76,4 +83,26 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+}
+
+/// Holds a factory closure open until the test releases it, so that what the test does meanwhile lands mid-creation.
+final class Gate: Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+    private let used = Counter()
+
+    /// Called by the closure: the first call waits until ``release()``; later calls pass.
+    func pass() {
+        guard used.increment() == 1 else { return }
+        entered.signal()
+        released.wait()
+    }
+
+    func waitUntilEntered() { entered.wait() }
+    func release() { released.signal() }
+}
+
+/// Reads an exit test's child's standard error as text.
+func standardError(_ result: ExitTest.Result?) -> String {
+    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
 }

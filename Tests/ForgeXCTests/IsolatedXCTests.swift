@@ -3,7 +3,7 @@ import Forge
 import ForgeTesting
 import XCTest
 
-final class IsolatedCheckoutTests: IsolatedTestCase {
+final class IsolatedXCTests: IsolatedTestCase {
     override func setUp() {
         super.setUp()
         Container.payments.register { MockPayments() }

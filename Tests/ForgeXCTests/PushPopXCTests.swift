@@ -10,7 +10,7 @@ extension Container {
     static let payments = Factory<PaymentService>(scope: .singleton) { LivePayments() }
 }
 
-final class FactoryCoreTests: XCTestCase {
+final class PushPopXCTests: XCTestCase {
 
     override func setUp() {
         super.setUp()

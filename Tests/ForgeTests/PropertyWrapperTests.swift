@@ -1,30 +1,25 @@
-// Parameter factories, property wrappers and the decorator.
+// Property wrappers: @Injected, @LazyInjected and @WeakLazyInjected.
 import Dispatch
 import Forge
 import Foundation
 import Testing
 
-final class Numbered {
-    let n: Int
-    init(_ n: Int) { self.n = n }
-}
-
 extension Container {
-    static let numbered = ParameterFactory<Int, Numbered> { n in Numbered(n) }
-    fileprivate static let cachedNumbered = ParameterFactory<Int, Numbered>(scope: .cached) { n in Numbered(n) }
     fileprivate static let lazyCount = Counter()
     fileprivate static let lazyService = Factory { () -> Tracked in Tracked(id: lazyCount.increment()) }
     fileprivate static let slowLazyCount = Counter()
-    /// Takes 20 ms, so that readers arriving meanwhile wait.
+    /// Holds the next first read of ``slowLazyService`` open; the test sets a new gate for each first read it holds.
+    fileprivate static let slowFirstRead = Locked(Gate())
+    /// Waits at ``slowFirstRead`` until the test releases it, so that readers arriving meanwhile wait.
     fileprivate static let slowLazyService = Factory { () -> Tracked in
-        usleep(20_000)
+        slowFirstRead.value.pass()
         return Tracked(id: slowLazyCount.increment())
     }
     fileprivate static let parent = Factory<Tracked>(scope: .shared) { Tracked() }
-    fileprivate static let decorated = Factory { DecoratedMarker() }
+    fileprivate static let optionalParent = Factory<Tracked?>(scope: .shared) { Tracked() }
+    fileprivate static let existentialParent = Factory<any Identified>(scope: .shared) { Tracked() }
+    fileprivate static let numbered0 = Factory { Numbered(0) }
 }
-
-final class DecoratedMarker {}
 
 final class LazyOwner: @unchecked Sendable {
     @LazyInjected(Container.lazyService) var service
@@ -38,39 +33,29 @@ final class WeakOwner {
     @WeakLazyInjected(Container.parent) var parent
 }
 
+/// Something with an identity, for a factory of an existential type.
+protocol Identified {
+    var id: Int { get }
+}
+
+extension Tracked: Identified {}
+
+final class WeakOwnerOfOptional {
+    @WeakLazyInjected(Container.optionalParent) var parent
+}
+
+final class WeakOwnerOfExistential {
+    @WeakLazyInjected(Container.existentialParent) var parent
+}
+
 final class EagerOwner {
     @Injected(Container.numbered0) var number
 }
 
-extension Container {
-    fileprivate static let numbered0 = Factory { Numbered(0) }
-}
-
-@Suite struct ParameterFactoryTests {
-    @Test func passesTheParameter() {
-        Container.Registrations.isolated {
-            #expect(Container.numbered(42).n == 42)
-            #expect(Container.numbered(7).n == 7)
-        }
-    }
-
-    @Test func registerTakesTheParameterToo() {
-        Container.Registrations.isolated {
-            Container.numbered.register { n in Numbered(n * 10) }
-            #expect(Container.numbered(4).n == 40)
-            Container.numbered.reset()
-            #expect(Container.numbered(4).n == 4)
-        }
-    }
-
-    @Test func aScopedParameterFactoryKeepsTheFirstInstance() {
-        Container.Registrations.isolated {
-            let first = Container.cachedNumbered(1)
-            #expect(Container.cachedNumbered(2) === first)
-            Container.Scope.cached.reset()
-            #expect(Container.cachedNumbered(3).n == 3)
-        }
-    }
+/// Runs `body` on a new thread. Unlike `concurrentPerform`, which runs as many bodies at once as there are
+/// processors, every body started runs at once, so a test can hold one open while the others arrive.
+private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
+    Thread(block: body).start()
 }
 
 @Suite struct PropertyWrapperTests {
@@ -182,24 +167,58 @@ extension Container {
         }
     }
 
-    /// A slow first resolution, so that the other threads really wait for it, and a set that waits too. Plain
-    /// threads do not see an isolated world, so this uses a factory no other test touches.
+    /// A first read held open until the other threads have arrived, so that they really wait for it, and a set that
+    /// arrives during a first read and waits too. Plain threads do not see an isolated world, so this uses a factory
+    /// no other test touches.
+    ///
+    /// The set waits for a first read of its own: threads waiting for the same first read wake together, in any
+    /// order, so readers that look again after a set made meanwhile would see the set's value.
     @Test func threadsWaitForASlowFirstValue() {
         let before = Container.slowLazyCount.value
         let owner = SlowLazyOwner()
-        let results = PerThreadResults(count: 8)
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
-            if index == 7 {
-                usleep(5_000)
-                owner.service = Tracked(id: -1)
-            } else {
+        let results = PerThreadResults(count: 7)
+        let arrived = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let finished = Counter()
+        let firstRead = Gate()
+        Container.slowFirstRead.value = firstRead
+        for index in 0..<7 {
+            onThreadOfItsOwn {
+                arrived.signal()
                 results[index] = ObjectIdentifier(owner.service)
+                finished.increment()
+                done.signal()
             }
         }
+        firstRead.waitUntilEntered()
+        for _ in 0..<7 { arrived.wait() }
+        #expect(finished.value == 0)  // nobody got a value while the first read was held open
+        firstRead.release()
+        for _ in 0..<7 { done.wait() }
         let made = Container.slowLazyCount.value - before
         #expect(made <= 1)
-        #expect(Set(results.all.prefix(7)).count == 1)
-        #expect(owner.service.id == -1)
+        #expect(Set(results.all).count == 1)
+
+        let setOwner = SlowLazyOwner()
+        let setOwnersFirstRead = Gate()
+        Container.slowFirstRead.value = setOwnersFirstRead
+        onThreadOfItsOwn {
+            _ = setOwner.service
+            done.signal()
+        }
+        setOwnersFirstRead.waitUntilEntered()
+        let setFinished = Counter()
+        onThreadOfItsOwn {
+            arrived.signal()
+            setOwner.service = Tracked(id: -1)
+            setFinished.increment()
+            done.signal()
+        }
+        arrived.wait()
+        #expect(setFinished.value == 0)  // the set did not land while the first read was held open
+        setOwnersFirstRead.release()
+        for _ in 0..<2 { done.wait() }
+        #expect(setOwner.service.id == -1)
     }
 
     @Test func weakLazyInjectedHoldsWeakly() {
@@ -212,44 +231,28 @@ extension Container {
             #expect(strong == nil)
         }
     }
-}
 
-/// The decorator is global, so these tests run one at a time and restore it.
-@Suite(.serialized) struct DecoratorTests {
-    @Test func seesEveryResolvedInstance() {
-        let seen = Counter()
-        Container.Decorator.decorate = { instance in
-            if instance is DecoratedMarker { seen.increment() }
-        }
-        defer { Container.Decorator.decorate = nil }
+    @Test("@WeakLazyInjected over a Factory<T?> holds the instance while someone else does")
+    func weakLazyInjectedOverAnOptional() {
         Container.Registrations.isolated {
-            _ = Container.decorated()
-            _ = Container.decorated()
+            var strong: Tracked? = Container.optionalParent()
+            let owner = WeakOwnerOfOptional()
+            #expect(owner.parent??.id == strong?.id)
+            #expect(owner.parent.flatMap { $0 } === strong)
+            strong = nil
+            #expect(owner.parent == nil)
         }
-        #expect(seen.value == 2)
-        #expect(Container.Decorator.decorate != nil)
     }
-}
 
-/// A service the compiler can check is `Sendable`.
-final class SendableClock: Sendable {
-    let name: String
-    init(_ name: String) { self.name = name }
-}
-
-extension Container {
-    fileprivate static let clock = Factory.sendable(scope: .singleton) { SendableClock("system") }
-}
-
-@Suite struct SendableFactoryTests {
-    @Test func aSendableFactoryResolvesAndRegistersLikeAnyOther() async {
-        await Container.Registrations.isolated {
-            let clock = Container.clock()
-            #expect(clock.name == "system")
-            #expect(await Task.detached { Container.clock() }.value.name == "system")
-            Container.clock.registerSendable { SendableClock("test") }
-            #expect(Container.clock().name == "test")
-            #expect(Container.clock() !== clock)
+    @Test("@WeakLazyInjected over a Factory<any P> holds the instance while someone else does")
+    func weakLazyInjectedOverAnExistential() {
+        Container.Registrations.isolated {
+            var strong: (any Identified)? = Container.existentialParent()
+            let owner = WeakOwnerOfExistential()
+            #expect(owner.parent.map { $0 as AnyObject } === strong.map { $0 as AnyObject })
+            #expect(owner.parent != nil)
+            strong = nil
+            #expect(owner.parent == nil)
         }
     }
 }

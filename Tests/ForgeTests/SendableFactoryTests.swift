@@ -1,0 +1,26 @@
+// Factory.sendable: a factory whose closure and instance the compiler checks are Sendable.
+import Forge
+import Testing
+
+/// A service the compiler can check is `Sendable`.
+final class SendableClock: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+extension Container {
+    fileprivate static let clock = Factory.sendable(scope: .singleton) { SendableClock("system") }
+}
+
+@Suite struct SendableFactoryTests {
+    @Test func aSendableFactoryResolvesAndRegistersLikeAnyOther() async {
+        await Container.Registrations.isolated {
+            let clock = Container.clock()
+            #expect(clock.name == "system")
+            #expect(await Task.detached { Container.clock() }.value.name == "system")
+            Container.clock.registerSendable { SendableClock("test") }
+            #expect(Container.clock().name == "test")
+            #expect(Container.clock() !== clock)
+        }
+    }
+}
