@@ -48,6 +48,8 @@ enum AutoRegistration {
         switch state.buffer.valueOrClaim(reading: { $0.isDone ? () : nil }) {
         case .value, .reentered:
             return  // done, or a resolution inside registerAllServices() itself
+        case .waitCycle:
+            Report.circularDependencyAcrossThreads(waitingFor: "registerAllServices()")
         case .claimed:
             World.$isolated.withValue(nil) {
                 (Container.self as Any as? any AutoRegistering.Type)?.registerAllServices()

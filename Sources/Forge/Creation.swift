@@ -7,6 +7,10 @@
 /// under the lock again (``LockedBuffer/valueOrClaim(reading:)`` and ``LockedBuffer/finishCreation(_:)``).
 /// Threads that find the creation claimed park until it finishes, then look again. No user code ever runs under
 /// the lock.
+///
+/// A thread about to park records which thread it waits for (``WaitsFor``). If that thread waits, directly or
+/// through others, for the calling thread, neither would ever finish: that is a circular dependency across
+/// threads, reported instead of hanging.
 @usableFromInline
 struct Creation: Sendable {
     private var maker: ThreadIdentity?
@@ -21,20 +25,23 @@ struct Creation: Sendable {
         case claimed
         /// This thread is already making it: waiting would be waiting for itself.
         case reentered
+        /// The thread making it waits, directly or through others, for this thread.
+        case waitCycle
         /// Another thread is making it: park with this ticket, then look again.
         case wait(UInt32)
     }
 
-    /// Claims the creation for the calling thread, or says why it cannot. A claim left by a thread that did not
-    /// survive a `fork()` is taken over.
+    /// Claims the creation of the value `owner` guards for the calling thread, or says why it cannot. A claim left
+    /// by a thread that did not survive a `fork()` is taken over.
     @usableFromInline
-    mutating func claim() -> Claim {
+    mutating func claim(of owner: ObjectIdentifier) -> Claim {
         let me = ThreadIdentity.current
         guard let maker, maker.livesInThisProcess else {
             maker = me
             return .claimed
         }
         if maker == me { return .reentered }
+        guard WaitsFor.record(me, waitingFor: maker, on: owner) else { return .waitCycle }
         hasWaiters = true
         return .wait(Parking.ticket())
     }
@@ -42,14 +49,54 @@ struct Creation: Sendable {
     /// Whether the calling thread holds the claim.
     var isClaimedByCurrentThread: Bool { maker == .current }
 
-    /// Ends the claim. Returns whether threads wait for it: then the caller wakes them, after the lock.
+    /// Ends the claim on the value `owner` guards. Returns whether threads wait for it: then the caller wakes
+    /// them, after the lock.
     @usableFromInline
-    mutating func finish() -> Bool {
+    mutating func finish(of owner: ObjectIdentifier) -> Bool {
         defer {
             maker = nil
             hasWaiters = false
         }
+        if hasWaiters { WaitsFor.forget(owner) }
         return hasWaiters
+    }
+}
+
+/// Which parked thread waits for which thread's claim, and on what, so that a cycle of waits is found.
+///
+/// Edges change under the lock of the value they are about (a waiter records its edge while it holds that lock,
+/// and the claim's end removes them), so an edge exists exactly while its waiter waits for a claim that is held.
+@usableFromInline
+enum WaitsFor {
+    private static let edges = Locked<[ThreadIdentity: (maker: ThreadIdentity, owner: ObjectIdentifier)]>([:])
+
+    /// Records that `waiter` waits for `maker`'s claim on `owner`. Returns `false`, recording nothing, when
+    /// `maker` waits, directly or through other threads, for `waiter`.
+    static func record(_ waiter: ThreadIdentity, waitingFor maker: ThreadIdentity, on owner: ObjectIdentifier)
+        -> Bool
+    {
+        edges.withLock { edges in
+            var thread = maker
+            for _ in 0...edges.count {
+                guard let next = edges[thread]?.maker else { break }
+                if next == waiter { return false }
+                thread = next
+            }
+            edges[waiter] = (maker, owner)
+            return true
+        }
+    }
+
+    /// Removes the edges of every thread that waits on `owner`: its claim ended.
+    static func forget(_ owner: ObjectIdentifier) {
+        edges.withLock { edges in edges = edges.filter { $0.value.owner != owner } }
+    }
+
+    /// Removes the calling thread's edge, if it has one: it woke and found something else than a claim to wait on.
+    @usableFromInline
+    static func forgetCurrentThread() {
+        let me = ThreadIdentity.current
+        edges.withLock { $0[me] = nil }
     }
 }
 
@@ -67,9 +114,21 @@ enum Made<Value> {
     case claimed
     /// The calling thread is already making it.
     case reentered
+    /// The thread making it waits, directly or through other threads, for a value the calling thread is making.
+    case waitCycle
+
+    @inlinable
+    func map<Other>(_ transform: (Value) -> Other) -> Made<Other> {
+        switch self {
+        case .value(let value): .value(transform(value))
+        case .claimed: .claimed
+        case .reentered: .reentered
+        case .waitCycle: .waitCycle
+        }
+    }
 }
 
-/// What one look at a ``Locked`` state found.
+/// What one look at a ``LockedBuffer`` state found.
 @usableFromInline
 enum Lookup<Value> {
     case value(Value)
@@ -81,16 +140,25 @@ extension LockedBuffer where State: CreationState {
     /// waits for that thread, then reads again.
     @inlinable
     final func valueOrClaim<Value>(reading read: (State) -> Value?) -> Made<Value> {
+        var parked = false
         while true {
             let lookup: Lookup<Value> = withLock { state in
                 if let value = read(state) { return .value(value) }
-                return .claim(state.creation.claim())
+                return .claim(state.creation.claim(of: ObjectIdentifier(self)))
             }
+            if case .claim(.wait(let ticket)) = lookup {
+                Parking.wait(ticket)
+                parked = true
+                continue
+            }
+            // A wake-up may have come from another claim's end; then this thread's edge is still recorded.
+            if parked { WaitsFor.forgetCurrentThread() }
             switch lookup {
             case .value(let value): return .value(value)
             case .claim(.claimed): return .claimed
             case .claim(.reentered): return .reentered
-            case .claim(.wait(let ticket)): Parking.wait(ticket)
+            case .claim(.waitCycle): return .waitCycle
+            case .claim(.wait): preconditionFailure("handled above")
             }
         }
     }
@@ -99,7 +167,7 @@ extension LockedBuffer where State: CreationState {
     @inlinable
     final func finishCreation<R>(_ store: (inout State) -> R) -> R {
         let (result, wake) = withLock { state in
-            (store(&state), state.creation.finish())
+            (store(&state), state.creation.finish(of: ObjectIdentifier(self)))
         }
         if wake { Creation.wakeWaiters() }
         return result

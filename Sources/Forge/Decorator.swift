@@ -13,11 +13,13 @@ extension SharedContainer {
         public static var decorate: ((Any) -> Void)? {
             get { DecoratorHook.hook.withLock { $0 } }
             set {
-                DecoratorHook.hook.withLock { hook in
+                let old = DecoratorHook.hook.withLock { hook in
                     let change = (newValue == nil ? 0 : 1) - (hook == nil ? 0 : 1)
-                    hook = newValue
+                    defer { hook = newValue }
                     ResolutionFlags.add(change * ResolutionFlags.decoratorSet)
+                    return hook
                 }
+                withExtendedLifetime(old) {}  // released here, after the lock: what it captured may resolve
             }
         }
     }

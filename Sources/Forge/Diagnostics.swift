@@ -56,6 +56,20 @@ enum Report {
             """)
     }
 
+    /// Stops the process: this thread would wait for `what`, which another thread is making while it waits,
+    /// directly or through other threads, for something this thread is making.
+    static func circularDependencyAcrossThreads(waitingFor what: String) -> Never {
+        let chain = CycleDetection.chain.map(\.declaration)
+        let mine = chain.isEmpty ? "" : "\nThis thread is making:\n    " + chain.joined(separator: "\n -> ")
+        fatalError("""
+            Forge: circular dependency across threads. This thread needs \(what), which another thread is making, \
+            and that thread waits, directly or through others, for an instance this thread is making: neither \
+            would ever finish.\(mine)
+            Resolve the same factory from one thread with `Container.Diagnostics.detectsCycles` on to see the \
+            whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
+            """)
+    }
+
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.
     static func lazyPropertyReentered(_ factory: any AnyFactoryBox) -> Never {
         fatalError("""

@@ -113,6 +113,8 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
             return value
         case .reentered:
             factory.box.lazyPropertyReentered()
+        case .waitCycle:
+            factory.box.lazyPropertyInACycle()
         case .claimed:
             let value = store(factory())
             cell.finishCreation { $0.value = value }
@@ -126,6 +128,8 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
         switch cell.valueOrClaim(reading: { _ in nil as Stored? }) {
         case .value, .reentered:
             factory.box.lazyPropertyReentered()
+        case .waitCycle:
+            factory.box.lazyPropertyInACycle()
         case .claimed:
             let old = cell.finishCreation { state in
                 defer { state.value = stored }
@@ -162,4 +166,10 @@ extension FactoryBox {
     /// Stops the process: a lazy property of this factory was used while its first value was being made.
     @usableFromInline
     func lazyPropertyReentered() -> Never { Report.lazyPropertyReentered(self) }
+
+    /// Stops the process: a lazy property of this factory waits for a thread that waits for this one.
+    @usableFromInline
+    func lazyPropertyInACycle() -> Never {
+        Report.circularDependencyAcrossThreads(waitingFor: "the first value of a lazy property of \(declaration)")
+    }
 }

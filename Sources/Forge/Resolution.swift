@@ -34,14 +34,16 @@ extension FactoryBox {
     @usableFromInline
     func makeOnce(_ parameter: P, in slot: Slot<P, T>) -> T {
         let isShared = kind == .shared
-        let found = slot.valueOrClaim { state -> T? in
-            isShared ? state.sharedObject.map(self.instance(from:)) : state.instance
-        }
+        // A weakly held instance is read as it is, and converted to `T` after the lock: the conversion may cast.
+        let found = isShared
+            ? slot.valueOrClaim { $0.sharedObject }.map(instance(from:)) : slot.valueOrClaim { $0.instance }
         switch found {
         case .value(let value):
             return value
         case .reentered:
             Report.circularDependency(reentering: self)
+        case .waitCycle:
+            Report.circularDependencyAcrossThreads(waitingFor: declaration)
         case .claimed:
             let world = World.current
             let epoch = world.epoch

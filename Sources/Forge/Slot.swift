@@ -26,18 +26,23 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
     }
 
     func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
-        let dropped: (Bool, Any?) = withLock { state in
-            guard state.sequence > sequence && (state.instance != nil || state.sharedObject != nil) else {
-                return (false, nil)
+        // A weak reference loaded under the lock is released after it: that release may be the last one.
+        let dropped: (Bool, Any?, AnyObject?) = withLock { state in
+            let shared = state.sharedObject
+            guard state.sequence > sequence && (state.instance != nil || shared != nil) else {
+                return (false, nil, shared)
             }
-            return (true, state.dropInstance())
+            return (true, state.dropInstance(), shared)
         }
         garbage.append(dropped.1)
+        garbage.append(dropped.2)
         return dropped.0
     }
 
-    var holdsLiveInstance: Bool {
-        withLock { $0.instance != nil || $0.sharedObject != nil }
+    func holdsLiveInstance(garbage: inout Garbage) -> Bool {
+        let (hasInstance, shared) = withLock { ($0.instance != nil, $0.sharedObject) }
+        garbage.append(shared)
+        return hasInstance || shared != nil
     }
 }
 
@@ -77,8 +82,9 @@ protocol AnySlot: AnyObject {
     func replaceRegistration(with registration: AnyObject?, garbage: inout Garbage)
     /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
     func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
-    /// Whether the slot holds an instance, a weakly held one still alive.
-    var holdsLiveInstance: Bool { get }
+    /// Whether the slot holds an instance, a weakly held one still alive. A weakly held instance is loaded to
+    /// tell, and put in `garbage`: releasing it may be the last release, which runs its deinit.
+    func holdsLiveInstance(garbage: inout Garbage) -> Bool
 }
 
 /// An override made by `register`.

@@ -4,7 +4,7 @@ internal import CForge
 /// A thread, told apart from every other live thread of the process, and from the threads of its ancestors
 /// before a `fork()`.
 @usableFromInline
-struct ThreadIdentity: Equatable, Sendable {
+struct ThreadIdentity: Hashable, Sendable {
     private let address: UInt
     private let generation: UInt32
 

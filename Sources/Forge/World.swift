@@ -23,9 +23,11 @@ final class World: Sendable {
     /// The isolated world of the current task, if any.
     @TaskLocal static var isolated: World?
 
-    /// The world that registrations, scopes and resolutions of the current task use.
+    /// The world that registrations, scopes and resolutions of the current task use, once `AutoRegistering` has
+    /// run: what it registers must be in place before anything else registers, pushes or resolves.
     static var current: World {
-        isolatedWorldsExist ? (isolated ?? global) : global
+        AutoRegistration.ensure()
+        return isolatedWorldsExist ? (isolated ?? global) : global
     }
 
     let isGlobal: Bool
@@ -120,7 +122,10 @@ final class World: Sendable {
             let slot = slot(for: box, in: &state)
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
             if asBaseline {
-                state.baseline[ObjectIdentifier(box)] = registration.map { Registered(box: box, registration: $0) }
+                let id = ObjectIdentifier(box)
+                let old = registration.map { state.baseline.updateValue(Registered(box: box, registration: $0), forKey: id) }
+                    ?? state.baseline.removeValue(forKey: id)
+                garbage.append(old)
             }
         }
     }
@@ -155,6 +160,7 @@ final class World: Sendable {
     func pop() -> Bool {
         change { state, garbage in
             guard let snapshot = state.stack.popLast() else { return false }
+            garbage.append(snapshot)  // it may hold the last reference to a registration's closure
             Self.restore(snapshot.registrations, in: &state, garbage: &garbage)
             for (key, entry) in state.cached {
                 for (id, slot) in entry.slots {
@@ -178,7 +184,8 @@ final class World: Sendable {
                 baseline[ObjectIdentifier(slot)] = (slot, entry.registration)
             }
             Self.restore(baseline, in: &state, garbage: &garbage)
-            state.stack.removeAll()
+            garbage.append(state.stack)  // snapshots may hold the last reference to a registration's closure
+            state.stack = []
         }
     }
 
@@ -204,7 +211,7 @@ final class World: Sendable {
             let (kept, wake) = slot.withLock { slotState in
                 let kept = unchanged && store(&slotState)
                 if kept { slotState.sequence = state.sequence + 1 }
-                return (kept, slotState.creation.finish())
+                return (kept, slotState.creation.finish(of: ObjectIdentifier(slot)))
             }
             if kept {
                 state.sequence += 1
@@ -228,9 +235,9 @@ final class World: Sendable {
     }
 
     func isEmpty(_ scope: SharedContainer.Scope) -> Bool {
-        state.withLock { state in
+        state.withLockReleasingAfterwards { state, garbage in
             guard let slots = state.cached[ObjectIdentifier(scope)]?.slots.values else { return true }
-            return !slots.contains { $0.holdsLiveInstance }
+            return !slots.contains { $0.holdsLiveInstance(garbage: &garbage) }
         }
     }
 

@@ -51,4 +51,17 @@ extension Container: AutoRegistering {
         }
         #expect(AutoRegistrationProbe.runs.value == 1)
     }
+
+    /// An XCTest `setUp` may push and register a mock before anything has resolved: `registerAllServices()` must
+    /// run first, not overwrite the mock at the first resolution (and become part of what `pop()` restores).
+    @Test("A registration made before the first resolution survives AutoRegistering")
+    func registrationBeforeTheFirstResolution() async {
+        await #expect(processExitsWith: .success) {
+            Container.Registrations.push()
+            Container.autoRegistered.register { "mock" }
+            precondition(Container.autoRegistered() == "mock", "registerAllServices() replaced the test's mock")
+            Container.Registrations.pop()
+            precondition(Container.autoRegistered() == "auto", "pop() lost what registerAllServices() registered")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 // The cycle trap, checked in a child process: the message must name the whole chain, in order.
+import Dispatch
 import Forge
 import Testing
 
@@ -11,11 +12,24 @@ extension Container {
     static let cycleA: Factory<CycleA> = Factory { CycleA(cycleB()) }
     static let cycleB: Factory<CycleB> = Factory(scope: .cached) { CycleB(cycleC(3)) }
     static let cycleC: ParameterFactory<Int, CycleC> = ParameterFactory { _ in CycleC(cycleA()) }
+    static let acrossA: Factory<Tracked> = Factory(scope: .cached) {
+        acrossGates.a.signal()
+        acrossGates.b.wait()  // both claims are held before either closure resolves the other's factory
+        return Tracked(id: acrossB().id)
+    }
+    static let acrossB: Factory<Tracked> = Factory(scope: .cached) {
+        acrossGates.b.signal()
+        acrossGates.a.wait()
+        return Tracked(id: acrossA().id)
+    }
     static let selfCycle: Factory<Tracked> = Factory(scope: .singleton) {
         _ = selfCycle()
         return Tracked()
     }
 }
+
+/// Lets the two closures of a cycle across threads each start before either resolves the other.
+private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(value: 0))
 
 @Suite struct CycleTests {
     @Test func aCycleStopsWithTheWholeChainInOrder() async throws {
@@ -65,5 +79,20 @@ extension Container {
             precondition(!Container.Diagnostics.detectsCycles, "cycle detection should be off in release builds")
             #endif
         }
+    }
+
+    /// Two threads each claim one of two cached factories whose closures resolve each other: each would wait for
+    /// the other forever.
+    @Test("A cycle across two threads is reported instead of hanging")
+    func aCycleAcrossThreadsIsReported() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) { _ = Container.acrossA() }
+            DispatchQueue.global().async(group: group) { _ = Container.acrossB() }
+            group.wait()
+        }
+        let text = standardError(result)
+        #expect(text.contains("Forge: circular dependency across threads."))
+        #expect(text.contains("Factory<Tracked> (ForgeTests/CycleTests.swift:"))
     }
 }
