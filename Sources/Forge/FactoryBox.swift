@@ -7,10 +7,10 @@
 // A hit (a cached or singleton instance exists):
 // 1. `ResolutionFlags.allClear()` reads the process-wide flags word. While it is zero (no isolated world, no
 //    decorator, `AutoRegistering` done) the slot is the box's own `globalSlot`, borrowed. Otherwise
-//    `withCurrentSlot` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated
-//    world, under the world's lock.
+//    `currentSlot()` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated world,
+//    under the world's lock.
 // 2. The slot's lock is taken, the instance copied out (retained), the lock released.
-// 3. If a decorator is set, `withCurrentSlot` calls it with the instance, outside every lock.
+// 3. If a decorator is set, it is called with the instance, outside every lock.
 //
 // A unique resolution takes the slot's lock only to read the registration, then runs the closure as in step 3
 // of a miss.
@@ -102,7 +102,10 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         // own, borrowed: a retain of the slot would make threads hitting the same factory share one more
         // reference count.
         if ResolutionFlags.allClear() { return resolve(parameter, in: globalSlot) }
-        return withCurrentSlot { resolve(parameter, in: $0) }
+        // Downcast here, where `P` and `T` are known: in unspecialized code it looked up generic metadata.
+        let value = resolve(parameter, in: unsafeDowncast(currentSlot(), to: Slot<P, T>.self))
+        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
+        return value
     }
 
     @inlinable
@@ -120,14 +123,10 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         }
     }
 
-    /// Calls `resolve` with this factory's slot in the current world, after running ``AutoRegistering`` if it
-    /// has not run, and passes what it returns to the decorator, if one is set.
+    /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
     @usableFromInline
-    func withCurrentSlot(_ resolve: (Slot<P, T>) -> T) -> T {
-        AutoRegistration.ensure()
-        let value = resolve(World.isolatedWorldsExist ? World.current.slot(for: self) : globalSlot)
-        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
-        return value
+    func currentSlot() -> AnyObject {
+        World.current.slot(for: self)
     }
 
     /// Converts an instance kept as `AnyObject` back to `T`, without a dynamic cast when `T` is a class.

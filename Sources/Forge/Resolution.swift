@@ -68,7 +68,7 @@ extension FactoryBox {
     ///
     /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
     /// own closure asking would be a cycle), so its instance is not recorded.
-    @usableFromInline
+    @inlinable
     func graphInstance(_ parameter: P, in slot: Slot<P, T>) -> T {
         if let recorded = ResolutionThread.graphInstance(of: self) {
             return isClass
@@ -84,13 +84,15 @@ extension FactoryBox {
         return value
     }
 
+    @usableFromInline
     func isNil(_ value: T) -> Bool {
         isOptional && (value as? any OptionalProtocol)?.isNone == true
     }
 }
 
 /// A graph instance that is not a class instance.
+@usableFromInline
 final class GraphValue<T> {
-    let value: T
-    init(_ value: T) { self.value = value }
+    @usableFromInline let value: T
+    @inlinable init(_ value: T) { self.value = value }
 }

@@ -82,9 +82,9 @@ final class World: Sendable {
     // MARK: Slots
 
     /// This world's slot for `box`, made on first use in an isolated world.
-    func slot<P, T>(for box: FactoryBox<P, T>) -> Slot<P, T> {
-        if isGlobal { return box.globalSlot }
-        return state.withLock { unsafeDowncast(Self.slot(for: box, in: &$0), to: Slot<P, T>.self) }
+    func slot(for box: any AnyFactoryBox) -> AnyObject {
+        if isGlobal { return box.anyGlobalSlot }
+        return state.withLock { Self.slot(for: box, in: &$0) }
     }
 
     private static func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {

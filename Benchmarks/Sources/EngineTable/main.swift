@@ -12,6 +12,19 @@ extension Container {
     static let engineCached = Factory(scope: .cached) { Service() }
     static let engineShared = Factory(scope: .shared) { Service() }
     static let engineParameter = ParameterFactory<Int, Service> { _ in Service() }
+    static let engineGraph = Factory(scope: .graph) { Service() }
+    /// One graph instance shared by the three dependents the closure makes.
+    static let engineTrio = Factory { Trio(engineGraph(), engineGraph(), engineGraph()) }
+    static let engineComposite = Factory { Trio(engineUnique(), engineUnique(), engineUnique()) }
+}
+
+final class Trio: Sendable {
+    let a: Service, b: Service, c: Service
+    init(_ a: Service, _ b: Service, _ c: Service) { (self.a, self.b, self.c) = (a, b, c) }
+}
+
+final class InjectedOwner {
+    @Injected(Container.engineUnique) var service: Service
 }
 
 final class LazyOwner: @unchecked Sendable {
@@ -43,6 +56,21 @@ func makeScenarios() -> [Scenario] {
         Scenario("cached hit") { n in for _ in 0..<n { consume(Container.engineCached()) } },
         Scenario("shared hit") { n in for _ in 0..<n { consume(Container.engineShared()) } },
         Scenario("parameter") { n in for i in 0..<n { consume(Container.engineParameter(i)) } },
+        Scenario("graph") { n in for _ in 0..<n { consume(Container.engineGraph()) } },
+        Scenario("graph, one instance shared by 3 dependents") { n in
+            for _ in 0..<n { consume(Container.engineTrio()) }
+        },
+        Scenario("composite (1 + 3 unique)") { n in for _ in 0..<n { consume(Container.engineComposite()) } },
+        Scenario("@Injected owner creation") { n in for _ in 0..<n { consume(InjectedOwner()) } },
+        Scenario("isolated world: unique") { n in
+            Container.Registrations.isolated { for _ in 0..<n { consume(Container.engineUnique()) } }
+        },
+        Scenario("isolated world: singleton hit") { n in
+            Container.Registrations.isolated {
+                consume(Container.engineSingleton())
+                for _ in 0..<n { consume(Container.engineSingleton()) }
+            }
+        },
         Scenario("@LazyInjected first access") { n in for _ in 0..<n { consume(LazyOwner().service) } },
         Scenario("@LazyInjected repeated access") { n in for _ in 0..<n { consume(lazyOwner.service) } },
         Scenario("@LazyInjected repeated access, after a set") { n in
