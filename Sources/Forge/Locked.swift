@@ -17,8 +17,8 @@ struct Locked<State>: @unchecked Sendable {
 
 /// State that is only ever touched under its own lock, in one allocation with the lock.
 ///
-/// The header is the state; the one element is the lock word, which needs a stable address (as in swift-nio's
-/// `LockStorage`). Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never
+/// The header is the state; the elements are two words with stable addresses (as in swift-nio's `LockStorage`):
+/// the lock, and a ``summary`` of the state that can be read without it. Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never
 /// call out to user code from the body: release what the state let go of after the lock, as
 /// ``withLockReleasingAfterwards(_:)`` does.
 ///
@@ -32,8 +32,11 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32> {
     /// A new lock holding `state`.
     @inlinable
     static func make(_ state: State) -> Self {
-        let made = create(minimumCapacity: 1) { _ in state }
-        made.withUnsafeMutablePointerToElements { LockWord.initialize($0) }
+        let made = create(minimumCapacity: 2) { _ in state }
+        made.withUnsafeMutablePointerToElements { words in
+            LockWord.initialize(words)
+            LockWord.store(0, to: words + 1)
+        }
         return unsafeDowncast(made, to: self)
     }
 
@@ -45,6 +48,18 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32> {
             defer { LockWord.unlock(word) }
             return try body(&state.pointee)
         }
+    }
+
+    /// A word that the owner writes under the lock, with ``setSummary(_:)``, and anyone reads without it: a
+    /// summary of the state that lets a reader skip the lock (see ``Slot/hasRegistration``).
+    @inlinable
+    final var summary: UInt32 {
+        withUnsafeMutablePointerToElements { LockWord.load($0 + 1) }
+    }
+
+    /// Sets ``summary``. Call it under the lock, so that it changes with the state it summarizes.
+    final func setSummary(_ value: UInt32) {
+        withUnsafeMutablePointerToElements { LockWord.store(value, to: $0 + 1) }
     }
 
     /// Runs `body` with the state, holding the lock, and releases what `body` puts in the garbage after releasing
@@ -72,4 +87,8 @@ enum LockWord {
     @usableFromInline static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }
     @usableFromInline static func lock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_lock(word) }
     @usableFromInline static func unlock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_unlock(word) }
+    @usableFromInline static func load(_ word: UnsafeMutablePointer<UInt32>) -> UInt32 { forge_word_load(word) }
+    @usableFromInline static func store(_ value: UInt32, to word: UnsafeMutablePointer<UInt32>) {
+        forge_word_store(word, value)
+    }
 }

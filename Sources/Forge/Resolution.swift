@@ -5,7 +5,7 @@ extension FactoryBox {
     /// for this thread.
     @inlinable
     func make(_ parameter: P, in slot: Slot<P, T>) -> T {
-        let registration = slot.withLock { $0.registration }
+        let registration = slot.hasRegistration ? slot.withLock { $0.registration } : nil
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
         if let registration { return registration.make(parameter) }

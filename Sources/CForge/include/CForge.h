@@ -82,6 +82,15 @@ void forge_lock_lock(uint32_t *_Nonnull word);
 void forge_lock_unlock(uint32_t *_Nonnull word);
 #endif
 
+/// Reads a 32-bit word that its owner writes under a lock, without the lock.
+static inline uint32_t forge_word_load(uint32_t *_Nonnull word) {
+    return __c11_atomic_load((_Atomic(uint32_t) *)word, __ATOMIC_ACQUIRE);
+}
+/// Writes a 32-bit word that others read without a lock.
+static inline void forge_word_store(uint32_t *_Nonnull word, uint32_t value) {
+    __c11_atomic_store((_Atomic(uint32_t) *)word, value, __ATOMIC_RELEASE);
+}
+
 // MARK: Parking
 
 /// Threads that wait for a change made under some lock park here; one word serves the whole process.
