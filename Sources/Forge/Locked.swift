@@ -18,9 +18,9 @@ struct Locked<State>: @unchecked Sendable {
 /// State that is only ever touched under its own lock, in one allocation with the lock.
 ///
 /// The header is the state; the elements are two words with stable addresses (as in swift-nio's `LockStorage`):
-/// the lock, and a ``summary`` of the state that can be read without it. Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never
-/// call out to user code from the body: release what the state let go of after the lock, as
-/// ``withLockReleasingAfterwards(_:)`` does.
+/// the lock, and a ``summary`` of the state that can be read without it. Everything goes through
+/// ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never call out to user code from the body: release
+/// what the state let go of after the lock, as ``withLockReleasingAfterwards(_:)`` does.
 ///
 /// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
 /// child of `fork()` takes over a lock that a thread other than the forking one held at the fork.

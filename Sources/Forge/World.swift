@@ -123,8 +123,9 @@ final class World: Sendable {
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
             if asBaseline {
                 let id = ObjectIdentifier(box)
-                let old = registration.map { state.baseline.updateValue(Registered(box: box, registration: $0), forKey: id) }
-                    ?? state.baseline.removeValue(forKey: id)
+                let old = registration.map {
+                    state.baseline.updateValue(Registered(box: box, registration: $0), forKey: id)
+                } ?? state.baseline.removeValue(forKey: id)
                 garbage.append(old)
             }
         }
