@@ -169,11 +169,7 @@ extension LockedBuffer where State: CreationState {
         let (result, wake) = withLock { state in
             (store(&state), state.creation.finish(of: ObjectIdentifier(self)))
         }
-        if wake { Creation.wakeWaiters() }
+        if wake { Parking.wakeAll() }
         return result
     }
-}
-
-extension Creation {
-    @usableFromInline static func wakeWaiters() { Parking.wakeAll() }
 }

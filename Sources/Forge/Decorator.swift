@@ -13,13 +13,13 @@ extension SharedContainer {
         public static var decorate: ((Any) -> Void)? {
             get { DecoratorHook.hook.withLock { $0 } }
             set {
-                let old = DecoratorHook.hook.withLock { hook in
+                // The old hook is released after the lock: what it captured may resolve.
+                DecoratorHook.hook.withLockReleasingAfterwards { hook, garbage in
                     let change = (newValue == nil ? 0 : 1) - (hook == nil ? 0 : 1)
-                    defer { hook = newValue }
+                    garbage.append(hook)
+                    hook = newValue
                     ResolutionFlags.add(change * ResolutionFlags.decoratorSet)
-                    return hook
                 }
-                withExtendedLifetime(old) {}  // released here, after the lock: what it captured may resolve
             }
         }
     }

@@ -58,7 +58,7 @@ protocol AnyFactoryBox: AnyObject, Sendable {
 /// (Benchmarks/README.md). Locks and lookups stay behind non-inlinable calls.
 @usableFromInline
 final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
-    // @unchecked: every stored property is immutable or a `Locked`. The closure is called, never changed; sharing
+    // @unchecked: every stored property is immutable, or a slot that keeps its state under its own lock. The closure is called, never changed; sharing
     // the instances it makes across threads is the caller's responsibility, as with any global.
     @usableFromInline let closure: (P) -> T
     let scope: SharedContainer.Scope

@@ -78,7 +78,6 @@ struct Garbage {
     mutating func append(_ value: Any?) {
         if let value { values.append(value) }
     }
-    mutating func append(contentsOf other: Garbage) { values += other.values }
 }
 
 /// The lock operations on a word, for ``Locked``.

@@ -13,5 +13,5 @@ enum Parking {
     static func ticket() -> UInt32 { forge_park_ticket() }
     /// Returns once ``wakeAll()`` was called after `ticket` was taken, or earlier: look again.
     @usableFromInline static func wait(_ ticket: UInt32) { forge_park_wait(ticket) }
-    static func wakeAll() { forge_park_wake_all() }
+    @usableFromInline static func wakeAll() { forge_park_wake_all() }
 }

@@ -42,8 +42,7 @@ extension SharedContainer.Registrations {
 extension World {
     /// A world for a new isolated call, nested in the current one if there is one.
     static func makeIsolated() -> World {
-        AutoRegistration.ensure()
-        let enclosing = current
+        let enclosing = current  // which runs AutoRegistering first, if it has not run
         return World(isGlobal: false, initial: enclosing.registrationsForNestedWorld())
     }
 }

@@ -83,11 +83,12 @@ final class World: Sendable {
 
     /// This world's slot for `box`, made on first use in an isolated world.
     func slot(for box: any AnyFactoryBox) -> AnyObject {
-        if isGlobal { return box.anyGlobalSlot }
-        return state.withLock { Self.slot(for: box, in: &$0) }
+        if isGlobal { return box.anyGlobalSlot }  // no lock: the global world's slots live in the boxes
+        return state.withLock { slot(for: box, in: &$0) }
     }
 
-    private static func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {
+    private func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {
+        if isGlobal { return box.anyGlobalSlot }
         let id = ObjectIdentifier(box)
         if let entry = state.slots[id] { return entry.slot }
         let registration = state.initial[id]?.registration
@@ -95,10 +96,6 @@ final class World: Sendable {
         state.slots[id] = (box, slot)
         if registration != nil { state.overridden[ObjectIdentifier(slot)] = slot }
         return slot
-    }
-
-    private func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {
-        isGlobal ? box.anyGlobalSlot : Self.slot(for: box, in: &state)
     }
 
     /// The registrations that a world nested in this one starts with.
@@ -220,7 +217,7 @@ final class World: Sendable {
             }
             return wake
         }
-        if wake { Creation.wakeWaiters() }
+        if wake { Parking.wakeAll() }
     }
 
     /// Drops the instances of every scope for which `isIncluded` is true.
