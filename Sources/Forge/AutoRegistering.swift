@@ -2,23 +2,29 @@
 
 /// Registers services once, before the first resolution in the process.
 ///
-/// Conform `Container` to it to register the implementations that feature modules promise, or to swap in
-/// configuration-dependent implementations:
+/// Conform `Container` to it, in the app, to register the implementations that feature modules promise, or to swap
+/// in configuration-dependent implementations:
 ///
 /// ```swift
-/// extension Container: AutoRegistering {
-///     static func registerAllServices() {
+/// extension Container: @retroactive AutoRegistering {
+///     public static func registerAllServices() {
 ///         api.register { LiveAPIClient() }
 ///     }
 /// }
 /// ```
 ///
+/// `@retroactive` says that your module, not Forge, declares that `Container` conforms; without it, the
+/// compiler warns that Forge might declare the same conformance one day (it never will). Swift 5 mode accepts the
+/// same code, and the Factory 1.x spelling without `@retroactive` compiles too, with that warning.
+///
 /// What `registerAllServices()` registers becomes the app's baseline: ``SharedContainer/Registrations/reset()``
 /// and a factory's `reset()` return to it rather than to the factory's own closure, and every isolated world
 /// starts from it. It is never run again, not even by `Registrations.reset()`.
 ///
-/// > Important: Only a conformance of `Container` (or of `SharedContainer`, which `Container` inherits) is found.
-public protocol AutoRegistering {
+/// Only `Container` can conform: Forge looks for this conformance on `Container` alone, so conforming another
+/// container, which would never run, does not compile (`'AutoRegistering' requires that 'OrderContainer' inherit
+/// from 'Container'`). Register other containers' factories from `Container`'s `registerAllServices()`.
+public protocol AutoRegistering: Container {
     /// Registers services. Runs once, on the thread of the first resolution; other threads that resolve
     /// meanwhile wait for it.
     static func registerAllServices()
@@ -52,7 +58,7 @@ enum AutoRegistration {
             Report.circularDependencyAcrossThreads(waitingFor: "registerAllServices()")
         case .claimed:
             World.$isolated.withValue(nil) {
-                (Container.self as Any as? any AutoRegistering.Type)?.registerAllServices()
+                (Container.self as AnyClass as? any AutoRegistering.Type)?.registerAllServices()
             }
             state.buffer.finishCreation { $0.isDone = true }
             ResolutionFlags.add(-ResolutionFlags.autoRegistrationPending)

@@ -7,21 +7,38 @@
 func classInstance(in value: Any) -> AnyObject? {
     var unwrapped = value
     while let optional = unwrapped as? any OptionalProtocol {
-        guard let wrapped = optional.wrappedAny else { return nil }
+        guard let wrapped = optional.wrappedValue else { return nil }
         unwrapped = wrapped
     }
     return type(of: unwrapped) is AnyObject.Type ? unwrapped as AnyObject : nil
 }
 
-/// Lets Forge look inside an `Optional` whose wrapped type it does not know.
-protocol OptionalProtocol {
-    var wrappedAny: Any? { get }
-}
-
-extension OptionalProtocol {
-    var isNone: Bool { wrappedAny == nil }
+/// An `Optional` whose wrapped type is not known, as Factory 1.x declared it: some apps use it to unwrap an `Any`.
+///
+/// ```swift
+/// func describe(_ value: Any) -> String {
+///     if let optional = value as? any OptionalProtocol, !optional.hasWrappedValue { return "nil" }
+///     return "\(value)"
+/// }
+/// ```
+///
+/// Forge uses it to tell whether a resolved instance is `nil` (which is never cached), and to find the class
+/// instance inside an optional that the `shared` scope and `@WeakLazyInjected` hold weakly.
+public protocol OptionalProtocol {
+    /// Whether the optional holds a value.
+    var hasWrappedValue: Bool { get }
+    /// The value the optional holds, as `Any`, or `nil`.
+    var wrappedValue: Any? { get }
 }
 
 extension Optional: OptionalProtocol {
-    var wrappedAny: Any? { self.map { $0 } }
+    public var hasWrappedValue: Bool {
+        if case .some = self { return true }
+        return false
+    }
+
+    public var wrappedValue: Any? {
+        if case .some(let value) = self { return value as Any }  // as Any: an inner `nil` stays a value
+        return nil
+    }
 }

@@ -48,12 +48,18 @@ public struct Factory<T>: Sendable {
         World.current.register(registration, for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
     }
 
-    /// Drops the override and the instance its scope holds, in the current world.
+    /// Drops the override and the instance its scope holds, in the current world; or only one of them.
     ///
-    /// The factory returns to its baseline: its own closure, or what
+    /// Without the override, the factory returns to its baseline: its own closure, or what
     /// ``AutoRegistering/registerAllServices()`` registered for it.
-    public func reset() {
-        World.current.reset(box)
+    ///
+    /// ```swift
+    /// Container.myService.reset()                // the override and the instance
+    /// Container.myService.reset(.registration)   // the override only
+    /// Container.myService.reset(.scope)          // the instance only
+    /// ```
+    public func reset(_ options: FactoryResetOptions = .all) {
+        World.current.reset(box, options)
     }
 }
 

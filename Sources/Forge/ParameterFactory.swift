@@ -39,8 +39,17 @@ public struct ParameterFactory<P, T>: Sendable {
         World.current.register(Registration(factory), for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
     }
 
-    /// Drops the override and the instance its scope holds, in the current world.
-    public func reset() {
-        World.current.reset(box)
+    /// Drops the override and the instance its scope holds, in the current world; or only one of them.
+    ///
+    /// Without the override, the factory returns to its baseline: its own closure, or what
+    /// ``AutoRegistering/registerAllServices()`` registered for it.
+    ///
+    /// ```swift
+    /// Container.myService.reset()                // the override and the instance
+    /// Container.myService.reset(.registration)   // the override only
+    /// Container.myService.reset(.scope)          // the instance only
+    /// ```
+    public func reset(_ options: FactoryResetOptions = .all) {
+        World.current.reset(box, options)
     }
 }

@@ -5,21 +5,39 @@
 /// ```swift
 /// class ContentViewModel {
 ///     @Injected(Container.myService) private var myService
+///
+///     func refresh() {
+///         $myService.resolve(reset: .scope)   // resolve again, after dropping the cached instance
+///     }
 /// }
 /// ```
 @propertyWrapper
 public struct Injected<T> {
+    @usableFromInline let factory: Factory<T>
     @usableFromInline var dependency: T
 
     // Inlinable so that the resolution is specialized for `T` where the owner is declared.
     @inlinable
     public init(_ factory: Factory<T>) {
+        self.factory = factory
         dependency = factory()
     }
 
     public var wrappedValue: T {
         get { dependency }
         mutating set { dependency = newValue }
+    }
+
+    /// The wrapper itself, as `$name`, for ``resolve(reset:)``.
+    public var projectedValue: Injected<T> {
+        get { self }
+        mutating set { self = newValue }
+    }
+
+    /// Resolves the factory again, after resetting it with `options`, and keeps the new instance.
+    public mutating func resolve(reset options: FactoryResetOptions = .none) {
+        factory.reset(options)
+        dependency = factory()
     }
 }
 
@@ -45,6 +63,19 @@ public struct LazyInjected<T> {
     public var wrappedValue: T {
         get { box.stored { $0 } }
         nonmutating set { box.set(newValue) }
+    }
+
+    /// The wrapper itself, as `$name`, for ``resolve(reset:)``.
+    public var projectedValue: LazyInjected<T> {
+        get { self }
+        mutating set { self = newValue }
+    }
+
+    /// Resolves the factory now, after resetting it with `options`, and keeps the instance for every later read,
+    /// as assigning it would.
+    public func resolve(reset options: FactoryResetOptions = .none) {
+        box.factory.reset(options)
+        box.set(box.factory())
     }
 }
 
@@ -77,6 +108,19 @@ public struct WeakLazyInjected<T> {
             return object as? T
         }
         nonmutating set { box.set(WeakReference(newValue)) }
+    }
+
+    /// The wrapper itself, as `$name`, for ``resolve(reset:)``.
+    public var projectedValue: WeakLazyInjected<T> {
+        get { self }
+        mutating set { self = newValue }
+    }
+
+    /// Resolves the factory now, after resetting it with `options`, and holds the instance weakly for every later
+    /// read, as assigning it would.
+    public func resolve(reset options: FactoryResetOptions = .none) {
+        box.factory.reset(options)
+        box.set(WeakReference(box.factory()))
     }
 }
 

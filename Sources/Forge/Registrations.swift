@@ -39,6 +39,23 @@ extension SharedContainer {
             }
         }
 
+        /// Whether no factory has an override in the current world beyond its baseline: what
+        /// ``AutoRegistering/registerAllServices()`` registered, or in an isolated world, the registrations it
+        /// started with.
+        ///
+        /// ```swift
+        /// Container.Registrations.reset()
+        /// Container.Registrations.isEmpty          // true
+        /// Container.myService.register { MockService() }
+        /// Container.Registrations.isEmpty          // false
+        /// ```
+        ///
+        /// The baseline is what ``reset()`` returns to, so it does not count: right after `reset()`, `isEmpty` is
+        /// `true`, as in Factory 1.x.
+        public static var isEmpty: Bool {
+            World.current.isAtBaseline
+        }
+
         /// Returns every factory to its baseline and empties the push/pop stack.
         ///
         /// The baseline is the factory's own closure, or what ``AutoRegistering/registerAllServices()``

@@ -86,7 +86,7 @@ extension FactoryBox {
 
     @usableFromInline
     func isNil(_ value: T) -> Bool {
-        isOptional && (value as? any OptionalProtocol)?.isNone == true
+        isOptional && (value as? any OptionalProtocol)?.hasWrappedValue == false
     }
 }
 

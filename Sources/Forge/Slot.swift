@@ -24,14 +24,14 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
 
     var registration: AnyObject? { withLock { $0.registration } }
 
-    func replaceRegistration(with registration: AnyObject?, garbage: inout Garbage) {
+    func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage) {
         let new = registration.map { unsafeDowncast($0, to: Registration<P, T>.self) }
         let old = withLock { state in
             defer {
                 state.registration = new
                 setSummary(new == nil ? 0 : 1)
             }
-            return (state.registration, state.dropInstance())
+            return (state.registration, keepingInstance ? nil : state.dropInstance())
         }
         garbage.append(old.0)
         garbage.append(old.1)
@@ -89,9 +89,9 @@ struct SlotState<P, T>: CreationState {
 protocol AnySlot: AnyObject {
     /// The override, a `Registration<P, T>`, or `nil`.
     var registration: AnyObject? { get }
-    /// Sets the override (a `Registration<P, T>` or `nil`) and drops the instance; what they held goes in
-    /// `garbage`.
-    func replaceRegistration(with registration: AnyObject?, garbage: inout Garbage)
+    /// Sets the override (a `Registration<P, T>` or `nil`) and, unless `keepingInstance`, drops the instance; what
+    /// they held goes in `garbage`.
+    func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage)
     /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
     func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
     /// Whether the slot holds an instance, a weakly held one still alive. A weakly held instance is loaded to

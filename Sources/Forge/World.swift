@@ -128,19 +128,46 @@ final class World: Sendable {
         }
     }
 
-    /// Returns `box` to its baseline registration and drops its instance.
-    func reset(_ box: any AnyFactoryBox) {
+    /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say.
+    func reset(_ box: any AnyFactoryBox, _ options: FactoryResetOptions) {
+        guard options != .none else { return }
         change { state, garbage in
             let slot = slot(for: box, in: &state)
-            Self.set(state.baseline[ObjectIdentifier(box)]?.registration, on: slot, in: &state, garbage: &garbage)
+            if options == .scope {
+                _ = slot.dropInstance(cachedAfter: 0, garbage: &garbage)
+                Self.forgetInstance(of: slot, in: &state)
+            } else {
+                let baseline = state.baseline[ObjectIdentifier(box)]?.registration
+                Self.set(baseline, on: slot, in: &state, garbage: &garbage, keepingInstance: options == .registration)
+            }
+        }
+    }
+
+    /// Whether every factory has its baseline registration: what `registerAllServices()` registered, or none.
+    var isAtBaseline: Bool {
+        state.withLock { state in
+            var slotsAtBaseline = 0
+            for (id, entry) in state.baseline {
+                // An isolated world's factory without a slot yet will start from its baseline.
+                guard let slot = isGlobal ? entry.box.anyGlobalSlot : state.slots[id]?.slot else { continue }
+                guard slot.registration === entry.registration else { return false }
+                slotsAtBaseline += 1
+            }
+            return state.overridden.count == slotsAtBaseline
         }
     }
 
     private static func set(_ registration: AnyObject?, on slot: any AnySlot, in state: inout State,
-                            garbage: inout Garbage) {
-        slot.replaceRegistration(with: registration, garbage: &garbage)
+                            garbage: inout Garbage, keepingInstance: Bool = false) {
+        slot.replaceRegistration(with: registration, keepingInstance: keepingInstance, garbage: &garbage)
         let id = ObjectIdentifier(slot)
         state.overridden[id] = registration == nil ? nil : slot
+        if !keepingInstance { forgetInstance(of: slot, in: &state) }
+    }
+
+    /// Takes `slot` off the scope lists, after its instance was dropped.
+    private static func forgetInstance(of slot: any AnySlot, in state: inout State) {
+        let id = ObjectIdentifier(slot)
         for key in state.cached.keys { state.cached[key]?.slots[id] = nil }
     }
 

@@ -19,6 +19,19 @@ extension Container {
     fileprivate static let optionalParent = Factory<Tracked?>(scope: .shared) { Tracked() }
     fileprivate static let existentialParent = Factory<any Identified>(scope: .shared) { Tracked() }
     fileprivate static let numbered0 = Factory { Numbered(0) }
+    fileprivate static let refreshCount = Counter()
+    fileprivate static let refreshable = Factory(scope: .cached) { Tracked(id: refreshCount.increment()) }
+}
+
+/// Factory 1.x's projected values: `$name.resolve(reset:)` on each wrapper.
+final class RefreshingModel: @unchecked Sendable {
+    @Injected(Container.refreshable) var eager
+    @LazyInjected(Container.refreshable) var lazy
+    @WeakLazyInjected(Container.refreshable) var weak
+
+    func refreshEager(_ options: FactoryResetOptions = .none) { $eager.resolve(reset: options) }
+    func refreshLazy(_ options: FactoryResetOptions = .none) { $lazy.resolve(reset: options) }
+    func refreshWeak(_ options: FactoryResetOptions = .none) { $weak.resolve(reset: options) }
 }
 
 final class LazyOwner: @unchecked Sendable {
@@ -253,6 +266,76 @@ private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
             #expect(owner.parent != nil)
             strong = nil
             #expect(owner.parent == nil)
+        }
+    }
+
+    @Test("$name.resolve() resolves again; with reset: .scope, after dropping the cached instance")
+    func projectedResolve() {
+        Container.Registrations.isolated {
+            let model = RefreshingModel()
+            let first = model.eager
+            #expect(model.lazy === first)
+            #expect(model.weak === first)
+
+            model.refreshEager()
+            model.refreshLazy()
+            model.refreshWeak()
+            #expect(model.eager === first)  // .none: the cached instance again
+            #expect(model.lazy === first)
+            #expect(model.weak === first)
+
+            model.refreshEager(.scope)
+            let second = model.eager
+            #expect(second !== first)
+            #expect(model.lazy === first)  // each property keeps what it resolved until it resolves again
+            model.refreshLazy()
+            #expect(model.lazy === second)
+            model.refreshWeak(.scope)
+            do {
+                let third = model.weak
+                #expect(third != nil && third !== second)
+                #expect(Container.refreshable() === third)
+            }
+            Container.Scope.cached.reset()  // the cache held the third instance; now nobody does
+            #expect(model.weak == nil)
+        }
+    }
+
+    @Test("$name.resolve(reset: .registration) drops the override first")
+    func projectedResolveAfterDroppingTheOverride() {
+        Container.Registrations.isolated {
+            Container.refreshable.register { Tracked(id: -1) }
+            let model = RefreshingModel()
+            #expect(model.eager.id == -1)
+            #expect(model.lazy.id == -1)
+            model.refreshLazy(.registration)
+            #expect(model.lazy.id == -1)  // .registration keeps the cached instance the override made
+            model.refreshLazy(.all)
+            #expect(model.lazy.id > 0)
+            model.refreshEager()
+            #expect(model.eager === model.lazy)
+        }
+    }
+
+    @Test("$name.resolve(reset:) on a lazy property races reads as an assignment does")
+    func projectedResolveRacingReads() async {
+        await Container.Registrations.isolated {
+            let model = RefreshingModel()
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        for _ in 0..<500 {
+                            if task % 2 == 0 {
+                                model.refreshLazy(.scope)
+                            } else {
+                                #expect(model.lazy.id > 0)
+                            }
+                        }
+                    }
+                }
+            }
+            model.refreshLazy()
+            #expect(model.lazy === Container.refreshable())
         }
     }
 }

@@ -1,0 +1,19 @@
+// swift-version: 6
+// expect: clean
+// The README's sample "Registering from other modules", as a Swift 6 app writes it (both modules in one file).
+import Forge
+
+public protocol Analytics: Sendable { func track(_ event: String) }
+struct LiveAnalytics: Analytics { func track(_ event: String) {} }
+
+// FeatureA (knows only protocols)
+public class FeatureAContainer: SharedContainer {
+    public static let analytics = Factory<Analytics?> { nil }
+}
+
+// App (knows the implementations)
+extension Container: @retroactive AutoRegistering {
+    public static func registerAllServices() {
+        FeatureAContainer.analytics.register { LiveAnalytics() }
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Compiles each snippet in this folder as client code, in a module of its own that imports Forge, and checks the
+# outcome its header names:
+#
+#   // swift-version: 6                 the language mode, 5 or 6
+#   // expect: clean                    compiles with warnings as errors
+#   // expect-diagnostic: TEXT          does not compile with warnings as errors, and the compiler says TEXT
+#
+#   Tests/CompileChecks/run.sh
+#
+# Works from any directory. Needs only swift. A snippet in the same package as Forge would hide diagnostics that
+# only clients get (such as the one for a retroactive conformance), so the snippets are compiled by swiftc here.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+swift build --target Forge >&2
+bin=$(swift build --show-bin-path)
+flags=(-typecheck -warnings-as-errors -I "$bin/Modules" -Xcc -fmodule-map-file="$bin/CForge.build/module.modulemap")
+
+failed=0
+for snippet in Tests/CompileChecks/*.swift; do
+    version=$(sed -n 's|^// swift-version: ||p' "$snippet")
+    clean=$(grep -c '^// expect: clean$' "$snippet" || true)
+    diagnostic=$(sed -n 's|^// expect-diagnostic: ||p' "$snippet")
+    if [[ -z "$version" || ( "$clean" == 0 && -z "$diagnostic" ) ]]; then
+        echo "FAIL $snippet: its header needs '// swift-version:' and '// expect: clean' or '// expect-diagnostic:'"
+        failed=1
+        continue
+    fi
+    if output=$(swiftc "${flags[@]}" -swift-version "$version" "$snippet" 2>&1); then compiled=1; else compiled=0; fi
+    if [[ "$clean" != 0 && "$compiled" == 1 ]]; then
+        echo "PASS $snippet: compiles clean in Swift $version"
+    elif [[ -n "$diagnostic" && "$compiled" == 0 && "$output" == *"$diagnostic"* ]]; then
+        echo "PASS $snippet: Swift $version says \"$diagnostic\""
+    else
+        echo "FAIL $snippet (Swift $version): expected ${diagnostic:-a clean build}; the compiler said:"
+        echo "$output"
+        failed=1
+    fi
+done
+exit "$failed"
