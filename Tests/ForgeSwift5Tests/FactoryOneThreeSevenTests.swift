@@ -79,6 +79,44 @@ final class FactoryOneThreeSevenTests: XCTestCase {
         XCTAssertTrue(model.weakService === held)
     }
 
+    /// Factory 1.3.7's own test of the reset options, step by step, in a world of its own so that its resets stay
+    /// there.
+    func testResetOptionsAsFactoryTestsThem() {
+        Container.Registrations.isolated {
+            Container.Registrations.reset()
+            Container.Scope.reset()
+
+            func registerAndResolve() {
+                Container.cachedService.register {
+                    MyService()
+                }
+                let _ = Container.cachedService()
+            }
+
+            XCTAssertTrue(Container.Registrations.isEmpty)
+            XCTAssertTrue(Container.Scope.cached.isEmpty)
+
+            registerAndResolve()
+            Container.cachedService.reset(.none)
+            XCTAssertFalse(Container.Registrations.isEmpty)
+            XCTAssertFalse(Container.Scope.cached.isEmpty)
+
+            Container.cachedService.reset(.all)
+            XCTAssertTrue(Container.Registrations.isEmpty)
+            XCTAssertTrue(Container.Scope.cached.isEmpty)
+
+            registerAndResolve()
+            Container.cachedService.reset(.registration)
+            XCTAssertTrue(Container.Registrations.isEmpty)
+            XCTAssertFalse(Container.Scope.cached.isEmpty)
+
+            registerAndResolve()
+            Container.cachedService.reset(.scope)
+            XCTAssertFalse(Container.Registrations.isEmpty)
+            XCTAssertTrue(Container.Scope.cached.isEmpty)
+        }
+    }
+
     func testRegistrationsIsEmpty() {
         let before = Container.Registrations.isEmpty
         Container.cachedService.register { MockService2() }
