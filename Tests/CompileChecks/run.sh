@@ -6,6 +6,9 @@
 #   // expect: clean                    compiles with warnings as errors
 #   // expect-diagnostic: TEXT          does not compile with warnings as errors, and the compiler says TEXT
 #
+# A snippet with the line "// The README's sample, from here to the end." must match README.md from that line on, so
+# that the README's samples are the code that compiles here.
+#
 #   Tests/CompileChecks/run.sh
 #
 # Works from any directory. Needs only swift. A snippet in the same package as Forge would hide diagnostics that
@@ -16,8 +19,17 @@ swift build --target Forge >&2
 bin=$(swift build --show-bin-path)
 flags=(-typecheck -warnings-as-errors -I "$bin/Modules" -Xcc -fmodule-map-file="$bin/CForge.build/module.modulemap")
 
+marker="// The README's sample, from here to the end."
+readme=$(cat README.md)
 failed=0
 for snippet in Tests/CompileChecks/*.swift; do
+    if grep -qxF "$marker" "$snippet"; then
+        sample=$(sed -n "\|^$marker\$|,\$p" "$snippet" | tail -n +2)
+        if [[ "$readme" != *"$sample"* ]]; then
+            echo "FAIL $snippet: its sample is not in README.md as written; update one or the other"
+            failed=1
+        fi
+    fi
     version=$(sed -n 's|^// swift-version: ||p' "$snippet")
     clean=$(grep -c '^// expect: clean$' "$snippet" || true)
     diagnostic=$(sed -n 's|^// expect-diagnostic: ||p' "$snippet")

@@ -1,0 +1,45 @@
+// swift-version: 6
+// expect: clean
+// The README's quick start, as a Swift 6 client writes it: the types it uses first, then the sample verbatim.
+import Forge
+
+protocol MyServiceType {}
+final class MyService: MyServiceType {}
+final class MockService: MyServiceType {}
+protocol APIServiceType {}
+final class APIService: APIServiceType {}
+final class MyConstructedService { init(service: MyServiceType) {} }
+final class SimpleService {}
+struct Numbered { init(_ n: Int) {} }
+final class Parent {}
+extension Container { static let parent = Factory(scope: .shared) { Parent() } }
+
+// The README's sample, from here to the end.
+extension Container {
+    static let myService = Factory<MyServiceType> { MyService() }                 // unique: new each time
+    static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }
+    static let constructed = Factory { MyConstructedService(service: myService()) } // factories use factories
+    static let optional = Factory<SimpleService?> { nil }                         // nil is never cached
+    static let numbered = ParameterFactory<Int, Numbered> { n in Numbered(n) }
+}
+
+extension Container.Scope {
+    static let session = Cached()            // a custom scope; `static var` works too in Swift 5 mode
+}
+
+let service = Container.myService()          // resolve
+let seven = Container.numbered(7)
+
+Container.myService.register { MockService() }  // override (tests, previews); drops the cached instance
+Container.myService.reset()                      // back to the baseline, without the cached instance
+Container.myService.reset(.registration)         // only the override; .scope: only the cached instance
+
+class ContentViewModel {
+    @Injected(Container.myService) private var myService      // resolved when the model is created
+    @LazyInjected(Container.api) private var api              // resolved on first use, once, thread-safely
+    @WeakLazyInjected(Container.parent) private var parent    // resolved on first use, held weakly
+
+    func refresh() { $myService.resolve(reset: .scope) }      // resolve again, without the cached instance
+}
+
+Container.Decorator.decorate = { instance in print("resolved", instance) }   // see every resolution
