@@ -38,7 +38,7 @@ extension Optional: OptionalProtocol {
     }
 
     public var wrappedValue: Any? {
-        if case .some(let value) = self { return value as Any }  // as Any: an inner `nil` stays a value
+        if case .some(let value) = self { return value }
         return nil
     }
 }

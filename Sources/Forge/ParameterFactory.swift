@@ -42,7 +42,8 @@ public struct ParameterFactory<P, T>: Sendable {
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.
     ///
     /// Without the override, the factory returns to its baseline: its own closure, or what
-    /// ``AutoRegistering/registerAllServices()`` registered for it.
+    /// ``AutoRegistering/registerAllServices()`` registered for it; in an isolated world, the registration the
+    /// world started with.
     ///
     /// ```swift
     /// Container.myService.reset()                // the override and the instance

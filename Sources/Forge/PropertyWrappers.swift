@@ -66,10 +66,10 @@ public struct LazyInjected<T> {
     }
 
     /// The wrapper itself, as `$name`, for ``resolve(reset:)``.
-    public var projectedValue: LazyInjected<T> {
-        get { self }
-        mutating set { self = newValue }
-    }
+    ///
+    /// Read-only, unlike Factory 1.x's: replacing the wrapper would race with other threads' reads. A copy shares
+    /// the property's value: `resolve(reset:)` on it changes the property.
+    public var projectedValue: LazyInjected<T> { self }
 
     /// Resolves the factory now, after resetting it with `options`, and keeps the instance for every later read,
     /// as assigning it would.
@@ -111,10 +111,10 @@ public struct WeakLazyInjected<T> {
     }
 
     /// The wrapper itself, as `$name`, for ``resolve(reset:)``.
-    public var projectedValue: WeakLazyInjected<T> {
-        get { self }
-        mutating set { self = newValue }
-    }
+    ///
+    /// Read-only, unlike Factory 1.x's: replacing the wrapper would race with other threads' reads. A copy shares
+    /// the property's value: `resolve(reset:)` on it changes the property.
+    public var projectedValue: WeakLazyInjected<T> { self }
 
     /// Resolves the factory now, after resetting it with `options`, and holds the instance weakly for every later
     /// read, as assigning it would.

@@ -59,12 +59,14 @@ extension SharedContainer {
 
         /// A new instance on every resolution. The default.
         public static let unique = Unique()
-        /// One instance, kept until the scope is reset or the factory gets a new registration.
+        /// One instance, kept until the scope is reset, or the factory is reset (`reset()`, `reset(.scope)`) or
+        /// registered again, or a `pop()` drops what was cached since its `push()`.
         public static let cached = Cached()
         /// One instance, kept while anyone else holds it strongly. Value types behave as ``unique``.
         public static let shared = Shared()
-        /// One instance for the process. Only ``reset(includingSingletons:)`` with `true`, the singleton
-        /// scope's own ``reset()``, or a new registration drops it.
+        /// One instance for the process. ``reset()`` (every scope but this one) leaves it; it is dropped only
+        /// by ``reset(includingSingletons:)`` with `true`, the singleton scope's own ``reset()``, a reset or new
+        /// registration of the factory, or a `pop()` after the `push()` it was cached since.
         public static let singleton = Singleton()
         /// One instance per top-level resolution: every factory resolved while building one object graph
         /// shares it.

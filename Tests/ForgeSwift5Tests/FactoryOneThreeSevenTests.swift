@@ -118,11 +118,13 @@ final class FactoryOneThreeSevenTests: XCTestCase {
     }
 
     func testRegistrationsIsEmpty() {
-        let before = Container.Registrations.isEmpty
-        Container.cachedService.register { MockService2() }
-        XCTAssertFalse(Container.Registrations.isEmpty)
-        Container.cachedService.reset()
-        XCTAssertEqual(Container.Registrations.isEmpty, before)
+        Container.Registrations.isolated {
+            XCTAssertTrue(Container.Registrations.isEmpty)
+            Container.cachedService.register { MockService2() }
+            XCTAssertFalse(Container.Registrations.isEmpty)
+            Container.cachedService.reset()
+            XCTAssertTrue(Container.Registrations.isEmpty)
+        }
     }
 
     func testOptionalProtocol() {

@@ -25,6 +25,10 @@ private let currentUser = Locked("alice")
 private let popGate = Gate()
 private let resetGate = Gate()
 private let registerGate = Gate()
+private let scopeResetGate = Gate()
+
+/// The name the cached dependency of ``Container/scopedService`` is made with; changed by the test.
+private let dependencyName = Locked("old")
 
 extension Container {
     fileprivate static let popDependency = Factory { RaceDependency("live") }
@@ -43,6 +47,12 @@ extension Container {
     fileprivate static let registeredService = Factory(scope: .singleton) {
         let dependency = registeredDependency()
         registerGate.pass()
+        return RaceService(dependency)
+    }
+    fileprivate static let scopedDependency = Factory(scope: .cached) { RaceDependency(dependencyName.value) }
+    fileprivate static let scopedService = Factory(scope: .cached) {
+        let dependency = scopedDependency()
+        scopeResetGate.pass()
         return RaceService(dependency)
     }
 }
@@ -91,6 +101,15 @@ extension GlobalStateTests {
             #expect(Container.registeredService().dependency.name == "mock")
             Container.registeredDependency.reset()
             Container.Scope.singleton.reset()
+        }
+
+        @Test("An instance made from a dependency that reset(.scope) dropped is not cached after it")
+        func scopeResetDuringCreation() {
+            resolve(Container.scopedService, whileChanging: {
+                dependencyName.value = "new"
+                Container.scopedDependency.reset(.scope)
+            }, gate: scopeResetGate)
+            #expect(Container.scopedService().dependency.name == "new")
         }
     }
 }

@@ -232,6 +232,25 @@ private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
         setOwnersFirstRead.release()
         for _ in 0..<2 { done.wait() }
         #expect(setOwner.service.id == -1)
+
+        // `$service.resolve()` during a first read waits for it, as an assignment does, and its value stays.
+        let resolveOwner = SlowLazyOwner()
+        let resolveOwnersFirstRead = Gate()
+        Container.slowFirstRead.value = resolveOwnersFirstRead
+        let countBefore = Container.slowLazyCount.value
+        onThreadOfItsOwn {
+            _ = resolveOwner.service
+            done.signal()
+        }
+        resolveOwnersFirstRead.waitUntilEntered()
+        onThreadOfItsOwn {
+            resolveOwner.$service.resolve()  // makes its instance at once: the gate lets later calls pass
+            done.signal()
+        }
+        while Container.slowLazyCount.value == countBefore { sched_yield() }  // resolve made its instance
+        resolveOwnersFirstRead.release()
+        for _ in 0..<2 { done.wait() }
+        #expect(resolveOwner.service.id == countBefore + 1)  // resolve's instance, not the first read's
     }
 
     @Test func weakLazyInjectedHoldsWeakly() {

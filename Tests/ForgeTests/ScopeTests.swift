@@ -107,10 +107,9 @@ extension Container {
 
     /// Factory 1.x says a shared scope is not empty once it held an instance, alive or not; Forge says whether
     /// it holds a live one (README, "What differs").
-    @Test("After Scope.reset(), a shared instance that was dropped leaves the scope empty")
+    @Test("A shared instance that died leaves the scope empty")
     func sharedIsEmptyOnceTheInstanceIsDropped() {
         Container.Registrations.isolated {
-            Container.Scope.reset()
             #expect(Container.Scope.shared.isEmpty)
             var held: Tracked? = Container.sharedTracked()
             #expect(!Container.Scope.shared.isEmpty)
