@@ -34,15 +34,13 @@ extension SharedContainer {
 enum Report {
     /// Stops the process: `chain` ends with a factory that is already being made further up.
     static func circularDependency(_ chain: [any AnyFactoryBox]) -> Never {
-        let start = chain.firstIndex { $0 === chain.last } ?? 0
-        let steps = "    " + chain[start...].map(\.declaration).joined(separator: "\n -> ")
-        fatalError("""
-            Forge: circular dependency. Each factory below resolves the next one inside its closure, and the \
-            last one is the first again:
-            \(steps)
-            Break the cycle: inject one of these lazily (@LazyInjected, or resolve it later in a method), or \
-            move the shared part into a factory of its own.
-            """)
+        fatalError(ResolutionError.circularDependency(chain, in: World.current).description)
+    }
+
+    /// Stops the process: the factory declared as `declaration` is promised, and nothing is registered for it in
+    /// the current world.
+    static func promiseNotFulfilled(declaration: String) -> Never {
+        fatalError(ResolutionError.promiseNotFulfilled(declaration: declaration, in: World.current).description)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.

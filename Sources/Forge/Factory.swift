@@ -33,7 +33,54 @@ public struct Factory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping () -> T
     ) {
-        box = FactoryBox(typeName: "Factory", scope: scope, fileID: fileID, line: line) { _ in factory() }
+        box = FactoryBox(FactoryDefinition(typeName: "Factory", scope: scope, fileID: fileID, line: line) { _ in
+            factory()
+        })
+    }
+
+    init(box: FactoryBox<Void, T>) { self.box = box }
+
+    /// Declares a factory that has no implementation of its own: the app registers one.
+    ///
+    /// A module that knows only a protocol declares what it needs, and the app, which knows the implementation,
+    /// supplies it:
+    ///
+    /// ```swift
+    /// // Networking
+    /// extension Container {
+    ///     public static let httpClient = Factory<HTTPClient>.promised()
+    /// }
+    ///
+    /// // App
+    /// extension Container: @retroactive AutoRegistering {
+    ///     public static func registerAllServices() {
+    ///         httpClient.register { URLSessionHTTPClient() }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Resolving it while nothing is registered for it stops the process with a message that names the factory,
+    /// where it was declared, the world, and how to register it; ``tryResolve()`` throws that as a
+    /// ``ResolutionError`` instead. A context (``onTest(_:)`` and the others) can supply it too.
+    public static func promised(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Factory {
+        Factory(box: FactoryBox(FactoryDefinition(
+            typeName: "Factory", scope: scope, fileID: fileID, line: line, closure: nil)))
+    }
+
+    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when
+    /// the factory is promised and nothing supplies it, or when this call would close a circular dependency.
+    ///
+    /// ```swift
+    /// guard let client = try? Container.httpClient.tryResolve() else { return showSetupError() }
+    /// ```
+    ///
+    /// It checks this factory only: a problem deeper in the graph, inside closures that cannot throw, still stops
+    /// the process with the same message.
+    public func tryResolve() throws(ResolutionError) -> T {
+        try box.checkResolvable()
+        return box.resolve(())
     }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.

@@ -58,35 +58,43 @@ protocol AnyFactoryBox: AnyObject, Sendable {
 /// (Benchmarks/README.md). Locks and lookups stay behind non-inlinable calls.
 @usableFromInline
 final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
-    // @unchecked: every stored property is immutable, or a slot that keeps its state under its own lock. The closure is called, never changed; sharing
-    // the instances it makes across threads is the caller's responsibility, as with any global.
+    // @unchecked: every stored property is immutable, or a slot that keeps its state under its own lock. The
+    // closures are called, never changed; sharing the instances they make across threads is the caller's
+    // responsibility, as with any global.
+    /// Everything the factory's declaration said, for modifiers that make a new factory from this one.
+    let definition: FactoryDefinition<P, T>
+    /// The factory's own closure; for a promised factory, one that stops with the promise's message.
     @usableFromInline let closure: (P) -> T
+    /// Whether a context (`onTest`, `onArg` and the others) may replace ``closure``.
+    @usableFromInline let hasContexts: Bool
     let scope: SharedContainer.Scope
     @usableFromInline let kind: SharedContainer.Scope.Kind
     @usableFromInline let globalSlot: Slot<P, T>
-    private let typeName: StaticString
-    private let fileID: StaticString
-    private let line: UInt
     /// Whether `T` is a class type, so that an instance kept as `AnyObject` converts back without a cast.
     @usableFromInline let isClass = T.self is AnyObject.Type
     /// Whether `T` is an `Optional`, whose `nil` is never cached.
     let isOptional = T.self is any OptionalProtocol.Type
 
-    init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
-         closure: @escaping (P) -> T) {
-        self.closure = closure
-        self.scope = scope ?? .unique
+    init(_ definition: FactoryDefinition<P, T>) {
+        self.definition = definition
+        self.closure = definition.closure ?? { _ in Report.promiseNotFulfilled(declaration: definition.declaration) }
+        self.hasContexts = !definition.contexts.isEmpty
+        self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind
-        self.typeName = typeName
-        self.fileID = fileID
-        self.line = line
         self.globalSlot = Slot.make(registration: nil)
     }
 
-    var declaration: String {
-        let types = P.self == Void.self ? "\(T.self)" : "\(P.self), \(T.self)"
-        return "\(typeName)<\(types)> (\(fileID):\(line))"
+    /// Whether the factory was declared with ``Factory/promised(fileID:line:)``: it has no closure of its own.
+    var isPromised: Bool { definition.closure == nil }
+
+    /// A new factory: this one's definition, changed by `change`.
+    func modified(_ change: (inout FactoryDefinition<P, T>) -> Void) -> FactoryBox {
+        var definition = definition
+        change(&definition)
+        return FactoryBox(definition)
     }
+
+    var declaration: String { definition.declaration }
 
     var anyGlobalSlot: any AnySlot { globalSlot }
 

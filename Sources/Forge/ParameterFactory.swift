@@ -25,7 +25,26 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (P) -> T
     ) {
-        box = FactoryBox(typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: factory)
+        box = FactoryBox(FactoryDefinition(
+            typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: factory))
+    }
+
+    init(box: FactoryBox<P, T>) { self.box = box }
+
+    /// Declares a parameter factory that has no implementation of its own: the app registers one. See
+    /// ``Factory/promised(scope:fileID:line:)``.
+    public static func promised(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> ParameterFactory {
+        ParameterFactory(box: FactoryBox(FactoryDefinition(
+            typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: nil)))
+    }
+
+    /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop
+    /// the process. See ``Factory/tryResolve()``.
+    public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
+        try box.checkResolvable()
+        return box.resolve(parameter)
     }
 
     /// Resolves the dependency with `parameter`.

@@ -21,28 +21,43 @@ extension SharedContainer.Registrations {
     /// }
     /// ```
     ///
+    /// - Parameters:
+    ///   - name: What messages call the world, such as the test's name; they always say where it was made.
+    ///   - runContext: What contexts and time-to-live read in the world; the enclosing world's when `nil`.
+    ///   - fileID: Where the world is made, for messages. Leave the default.
+    ///   - line: The line where the world is made, for messages. Leave the default.
+    ///   - body: The code that runs in the world.
     /// - Returns: What `body` returns.
-    public static func isolated<R>(_ body: () throws -> R) rethrows -> R {
-        try World.$isolated.withValue(World.makeIsolated(), operation: body)
+    public static func isolated<R>(
+        named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: String = #fileID,
+        line: Int = #line, _ body: () throws -> R
+    ) rethrows -> R {
+        let world = World.makeIsolated(named: name, runContext: runContext, at: "\(fileID):\(line)")
+        return try World.$isolated.withValue(world, operation: body)
     }
 
     /// Runs the async `body` in a private world of registrations, push/pop stack and scope caches.
     ///
-    /// The same as the synchronous ``isolated(_:)``, for async code: the world follows `body` across
-    /// suspension points and into the child tasks and `Task { }` it starts.
+    /// The same as the synchronous ``isolated(named:runContext:fileID:line:_:)``, for async code: the world
+    /// follows `body` across suspension points and into the child tasks and `Task { }` it starts.
     ///
     /// - Returns: What `body` returns.
     public static func isolated<R>(
-        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+        named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: String = #fileID,
+        line: Int = #line, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
-        try await World.$isolated.withValue(World.makeIsolated(), operation: body)
+        let world = World.makeIsolated(named: name, runContext: runContext, at: "\(fileID):\(line)")
+        return try await World.$isolated.withValue(world, operation: body)
     }
 }
 
 extension World {
     /// A world for a new isolated call, nested in the current one if there is one.
-    static func makeIsolated() -> World {
+    static func makeIsolated(named name: String?, runContext: SharedContainer.RunContext?, at site: String) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
-        return World(isGlobal: false, initial: enclosing.registrationsForNestedWorld())
+        let description = name.map { "the isolated world \"\($0)\" (made at \(site))" }
+            ?? "the isolated world made at \(site)"
+        return World(isGlobal: false, initial: enclosing.registrationsForNestedWorld(),
+                     runContext: runContext ?? enclosing.runContext, description: description)
     }
 }

@@ -9,7 +9,27 @@ extension FactoryBox {
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
         if let registration { return registration.make(parameter) }
-        return closure(parameter)
+        return hasContexts ? closureForCurrentContext()(parameter) : closure(parameter)
+    }
+
+    /// Throws what resolving this factory now would stop the process with, as far as can be told before: an
+    /// unfulfilled promise, or a circular dependency this resolution would close.
+    func checkResolvable() throws(ResolutionError) {
+        let world = World.current
+        let slot = unsafeDowncast(world.slot(for: self), to: Slot<P, T>.self)
+        let chain = CycleDetection.chain
+        // A weakly held instance is loaded under the lock and released after it: that may be its last release.
+        let (isMakingIt, hasRegistration, hasStrongInstance, shared) = slot.withLock { state in
+            (state.creation.isClaimedByCurrentThread, state.registration != nil, state.instance != nil,
+             state.sharedObject)
+        }
+        let hasInstance = hasStrongInstance || shared != nil
+        if chain.contains(where: { $0 === self }) || isMakingIt {
+            throw ResolutionError.circularDependency(chain + [self], in: world)
+        }
+        if isPromised && !hasRegistration && !hasInstance && !hasContext(in: world) {
+            throw ResolutionError.promiseNotFulfilled(declaration: declaration, in: world)
+        }
     }
 
     /// Records that this factory's closure is about to run on this thread. Returns whether it joined the cycle

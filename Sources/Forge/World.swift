@@ -4,7 +4,7 @@
 /// instances.
 ///
 /// The process has one ``global`` world, whose slots live in the factory boxes so that a resolution needs no
-/// lookup. ``SharedContainer/Registrations/isolated(_:)`` makes private worlds, found through a task local that
+/// lookup. ``SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)`` makes private worlds, found through a task local that
 /// is read only while at least one isolated world exists.
 ///
 /// Every change advances the world's ``epoch`` as its last step, under the world's lock. A creation notes the
@@ -13,7 +13,7 @@
 /// resolved is never cached after that change.
 final class World: Sendable {
     /// The process's world.
-    static let global = World(isGlobal: true, initial: [:])
+    static let global = World(isGlobal: true, initial: [:], runContext: .process, description: "the process's world")
 
     /// Whether any isolated world exists. While none does, resolution never reads ``isolated``. The count (in
     /// ``ResolutionFlags``) is of worlds, not calls, so that a `Task { }` that outlives its isolated call keeps
@@ -31,6 +31,10 @@ final class World: Sendable {
     }
 
     let isGlobal: Bool
+    /// What contexts and time-to-live read: the process's, or what an isolated world was given.
+    let runContext: SharedContainer.RunContext
+    /// Which world this is, for messages: "the process's world", or where an isolated one was made.
+    let description: String
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
 
@@ -66,8 +70,11 @@ final class World: Sendable {
         var sequence: UInt64 = 0
     }
 
-    init(isGlobal: Bool, initial: [ObjectIdentifier: Registered]) {
+    init(isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
+         description: String) {
         self.isGlobal = isGlobal
+        self.runContext = runContext
+        self.description = description
         self.state = Locked(State(initial: initial, baseline: initial))
         if !isGlobal { ResolutionFlags.add(ResolutionFlags.oneIsolatedWorld) }
     }

@@ -20,7 +20,7 @@ import Testing
 /// ```
 ///
 /// Each test case of a parameterized test gets a world of its own. See
-/// ``Forge/SharedContainer/Registrations/isolated(_:)`` for what a world holds.
+/// ``Forge/SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)`` for what a world holds.
 public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Registers mocks inside the test's world, before the test runs.
     let registrations: (@Sendable () -> Void)?
@@ -36,7 +36,10 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await Container.Registrations.isolated {
+        let location = test.sourceLocation
+        try await Container.Registrations.isolated(
+            named: "test \(test.name)", fileID: location.fileID, line: location.line
+        ) {
             registrations?()
             try await function()
         }

@@ -19,10 +19,10 @@ import XCTest
 /// }
 /// ```
 ///
-/// To isolate part of a test without subclassing, call ``Forge/SharedContainer/Registrations/isolated(_:)``.
+/// To isolate part of a test without subclassing, call ``Forge/SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)``.
 open class IsolatedTestCase: XCTestCase {
     override open func invokeTest() {
-        Container.Registrations.isolated {
+        Container.Registrations.isolated(named: name) {
             super.invokeTest()
         }
     }

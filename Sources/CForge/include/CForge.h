@@ -1,9 +1,12 @@
-// Forge: the C primitives behind Sources/Forge/Locking/. Nothing else in Forge uses this module.
+// Forge: the C primitives behind Sources/Forge (locks, atomics, parking, thread state, the process's environment
+// and clock). Nothing else talks to C.
 #ifndef CFORGE_H
 #define CFORGE_H
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -134,6 +137,18 @@ void *_Nullable forge_thread_object(void);
 /// Sets this thread's object. When the thread exits, `release` is called with it, after the object is unset: a
 /// thread-exit destructor that runs later and needs an object gets a new one, released in turn.
 void forge_set_thread_object(void *_Nonnull object, void (*_Nonnull release)(void *_Nonnull));
+
+// MARK: The process
+
+/// The value of the environment variable `name`, or NULL.
+static inline const char *_Nullable forge_environment_variable(const char *_Nonnull name) { return getenv(name); }
+
+/// Seconds on a monotonic clock, for time-to-live.
+static inline double forge_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
 
 #ifdef __cplusplus
 }

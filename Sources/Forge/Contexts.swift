@@ -1,0 +1,105 @@
+// Forge: closures that replace a factory's own in a test run, a preview, a debug build or with a launch argument.
+
+/// A closure that replaces a factory's own when its condition holds in the current world's ``SharedContainer/RunContext``.
+struct FactoryContext<P, T> {
+    enum Condition: Equatable {
+        case argument(String), preview, test, debug
+
+        /// Lower wins: a launch argument, then a preview, then a test run, then a debug build.
+        var precedence: Int {
+            switch self {
+            case .argument: 0
+            case .preview: 1
+            case .test: 2
+            case .debug: 3
+            }
+        }
+
+        func holds(in context: SharedContainer.RunContext) -> Bool {
+            switch self {
+            case .argument(let argument): context.hasArgument(argument)
+            case .preview: context.isPreview
+            case .test: context.isTest
+            case .debug: context.isDebugBuild
+            }
+        }
+    }
+
+    let condition: Condition
+    let make: (P) -> T
+}
+
+extension FactoryBox {
+    /// The closure that runs when no registration overrides the factory: the first context whose condition holds
+    /// in the current world, else the factory's own.
+    @usableFromInline
+    func closureForCurrentContext() -> (P) -> T {
+        let context = World.current.runContext
+        return definition.contexts.first { $0.condition.holds(in: context) }?.make ?? closure
+    }
+
+    /// Whether a context's closure replaces a promised factory's missing one in `world`.
+    func hasContext(in world: World) -> Bool {
+        definition.contexts.contains { $0.condition.holds(in: world.runContext) }
+    }
+}
+
+extension Factory {
+    /// In a test run, makes instances with `factory` instead of the factory's own closure.
+    ///
+    /// Apply it where the factory is declared: it returns a new factory.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
+    ///         .onTest { MockAPIClient() }
+    ///         .onArg("--offline") { OfflineAPIClient() }
+    /// }
+    /// ```
+    ///
+    /// When several contexts hold, the first in this order wins: a registration (`register`), a launch argument
+    /// (``onArg(_:_:)``), a preview (``onPreview(_:)``), a test run (``onTest(_:)``), a debug build
+    /// (``onDebug(_:)``); else the factory's own closure. What they check is the current world's
+    /// ``SharedContainer/RunContext``: a test run is an `.xctest` program or one XCTest's environment marks.
+    public func onTest(_ factory: @escaping () -> T) -> Factory { adding(.test, factory) }
+
+    /// In a debug build, makes instances with `factory` instead of the factory's own closure. See ``onTest(_:)``.
+    public func onDebug(_ factory: @escaping () -> T) -> Factory { adding(.debug, factory) }
+
+    /// In an Xcode preview (`XCODE_RUNNING_FOR_PREVIEWS` is `1`), makes instances with `factory` instead of the
+    /// factory's own closure. See ``onTest(_:)``.
+    public func onPreview(_ factory: @escaping () -> T) -> Factory { adding(.preview, factory) }
+
+    /// When the program was launched with `argument`, such as `--offline`, makes instances with `factory` instead
+    /// of the factory's own closure. See ``onTest(_:)``.
+    public func onArg(_ argument: String, _ factory: @escaping () -> T) -> Factory {
+        adding(.argument(argument), factory)
+    }
+
+    private func adding(_ condition: FactoryContext<Void, T>.Condition, _ factory: @escaping () -> T) -> Factory {
+        Factory(box: box.modified { $0.add(FactoryContext(condition: condition) { _ in factory() }) })
+    }
+}
+
+extension ParameterFactory {
+    /// In a test run, makes instances with `factory` instead of the factory's own closure. See
+    /// ``Factory/onTest(_:)``.
+    public func onTest(_ factory: @escaping (P) -> T) -> ParameterFactory { adding(.test, factory) }
+
+    /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onDebug(_ factory: @escaping (P) -> T) -> ParameterFactory { adding(.debug, factory) }
+
+    /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onPreview(_ factory: @escaping (P) -> T) -> ParameterFactory { adding(.preview, factory) }
+
+    /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onArg(_ argument: String, _ factory: @escaping (P) -> T) -> ParameterFactory {
+        adding(.argument(argument), factory)
+    }
+
+    private func adding(_ condition: FactoryContext<P, T>.Condition, _ factory: @escaping (P) -> T)
+        -> ParameterFactory
+    {
+        ParameterFactory(box: box.modified { $0.add(FactoryContext(condition: condition, make: factory)) })
+    }
+}

@@ -1,0 +1,36 @@
+// Forge: what a factory's declaration says, modifiers included.
+
+/// What a factory's declaration says: its closure (none when promised), scope, declaration site and what its
+/// modifiers added. A modifier makes a new factory from a changed copy.
+struct FactoryDefinition<P, T> {
+    let typeName: StaticString
+    var scope: SharedContainer.Scope?
+    let fileID: StaticString
+    let line: UInt
+    /// The factory's own closure, or `nil` for a promised factory.
+    var closure: ((P) -> T)?
+    /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
+    var contexts: [FactoryContext<P, T>] = []
+
+    init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
+         closure: ((P) -> T)?) {
+        self.typeName = typeName
+        self.scope = scope
+        self.fileID = fileID
+        self.line = line
+        self.closure = closure
+    }
+
+    /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
+    var declaration: String {
+        let types = P.self == Void.self ? "\(T.self)" : "\(P.self), \(T.self)"
+        return "\(typeName)<\(types)> (\(fileID):\(line))"
+    }
+
+    /// Adds `context`, replacing one with the same condition, and keeps the contexts in order of precedence.
+    mutating func add(_ context: FactoryContext<P, T>) {
+        contexts.removeAll { $0.condition == context.condition }
+        contexts.append(context)
+        contexts.sort { $0.condition.precedence < $1.condition.precedence }  // stable: arguments keep their order
+    }
+}

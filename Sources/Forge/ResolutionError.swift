@@ -1,0 +1,63 @@
+// Forge: why a resolution could not be made, as tryResolve() throws it and as the process stops with it.
+
+/// Why a factory could not make an instance: what ``Factory/tryResolve()`` throws, and the message the process
+/// stops with when a plain resolution meets the same problem.
+///
+/// ```swift
+/// do {
+///     let client = try Container.httpClient.tryResolve()
+/// } catch {
+///     print(error)   // which factory, declared where, in which world, and what to do
+/// }
+/// ```
+public struct ResolutionError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// The factory is promised (``Factory/promised(fileID:line:)``) and nothing is registered for it.
+        case promiseNotFulfilled
+        /// The factory is already being made on this thread, further up: resolving it would never end.
+        case circularDependency
+    }
+
+    public let kind: Kind
+    /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`.
+    public let factory: String
+    /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again.
+    /// Empty otherwise.
+    public let chain: [String]
+    /// The world the resolution was in: "the process's world", or an isolated world and where it was made.
+    public let world: String
+    /// The whole message: what happened, where, and what to do.
+    public let description: String
+
+    static func promiseNotFulfilled(declaration: String, in world: World) -> ResolutionError {
+        let site = declaration.split(separator: " (").last.map { "(" + $0 } ?? ""
+        return ResolutionError(kind: .promiseNotFulfilled, factory: declaration, chain: [], world: world.description,
+                               description: """
+            Forge: \(declaration) is promised, and nothing is registered for it in \(world.description). A promised \
+            factory has no implementation of its own: the app registers one before anything resolves it, for \
+            example from registerAllServices():
+
+                extension Container: @retroactive AutoRegistering {
+                    public static func registerAllServices() {
+                        <the factory declared at \(site)>.register { /* make one */ }
+                    }
+                }
+
+            In a test, register a mock before the code under test resolves it.
+            """)
+    }
+
+    static func circularDependency(_ chain: [any AnyFactoryBox], in world: World) -> ResolutionError {
+        let start = chain.firstIndex { $0 === chain.last } ?? 0
+        let steps = chain[start...].map(\.declaration)
+        return ResolutionError(kind: .circularDependency, factory: steps.last ?? "", chain: steps,
+                               world: world.description, description: """
+            Forge: circular dependency. Each factory below resolves the next one inside its closure, and the \
+            last one is the first again:
+                \(steps.joined(separator: "\n -> "))
+            Break the cycle: inject one of these lazily (@LazyInjected, or resolve it later in a method), or move \
+            the shared part into a factory of its own.
+            """)
+    }
+}
