@@ -20,13 +20,22 @@ extension Container {
 
     // Session-scoped: made for the logged-in user on first use, dropped at logout.
 
+    /// Launched with `--offline`, the app queues requests instead of sending them. At logout the session scope
+    /// lets go of the client, which closes it.
     static let api = Factory<any APIClient>(scope: .session) {
+        LiveAPIClient(
+            id: instanceIDs().next("api"), user: sessionUser(), baseURL: config().apiBaseURL, logger: logger())
+    }
+    .onArg("--offline") { OfflineAPIClient(id: instanceIDs().next("api"), user: sessionUser(), logger: logger()) }
+    .onDispose { $0.close() }
+
+    static let cart = Factory(scope: .session) { Cart(id: instanceIDs().next("cart"), api: api()) }
+
+    /// The logged-in user, for session-scoped factories.
+    private static func sessionUser() -> User {
         guard let user = sessionStore().currentUser else {
             preconditionFailure("Container.api is session-scoped: resolve it only while a user is logged in")
         }
-        return LiveAPIClient(
-            id: instanceIDs().next("api"), user: user, baseURL: config().apiBaseURL, logger: logger())
+        return user
     }
-
-    static let cart = Factory(scope: .session) { Cart(id: instanceIDs().next("cart"), api: api()) }
 }

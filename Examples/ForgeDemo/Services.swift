@@ -18,6 +18,8 @@ protocol APIClient: AnyObject, Sendable {
     var id: String { get }
     var user: User { get }
     func post(_ path: String, _ body: String)
+    /// Ends the connection; called when the session scope lets go of the client, at logout.
+    func close()
 }
 
 /// The real client; here it only logs the requests it would send.
@@ -36,6 +38,31 @@ final class LiveAPIClient: APIClient {
 
     func post(_ path: String, _ body: String) {
         logger.log("\(id) POST \(baseURL)/users/\(user.name)\(path) \(body)")
+    }
+
+    func close() {
+        logger.log("\(id) closed")
+    }
+}
+
+/// The client of an app launched with `--offline`: it queues what it would send.
+final class OfflineAPIClient: APIClient {
+    let id: String
+    let user: User
+    private let logger: any Logger
+
+    init(id: String, user: User, logger: any Logger) {
+        self.id = id
+        self.user = user
+        self.logger = logger
+    }
+
+    func post(_ path: String, _ body: String) {
+        logger.log("\(id) offline: queued POST /users/\(user.name)\(path) \(body)")
+    }
+
+    func close() {
+        logger.log("\(id) closed")
     }
 }
 

@@ -1,6 +1,7 @@
 // Forge: closures that replace a factory's own in a test run, a preview, a debug build or with a launch argument.
 
-/// A closure that replaces a factory's own when its condition holds in the current world's ``SharedContainer/RunContext``.
+/// A closure that replaces a factory's own when its condition holds in the current world's
+/// ``SharedContainer/RunContext``.
 struct FactoryContext<P, T> {
     enum Condition: Equatable {
         case argument(String), preview, test, debug

@@ -81,7 +81,7 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         self.hasContexts = !definition.contexts.isEmpty
         self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind
-        self.globalSlot = Slot.make(registration: nil)
+        self.globalSlot = Slot.make(registration: nil, dispose: definition.dispose)
     }
 
     /// Whether the factory was declared with ``Factory/promised(fileID:line:)``: it has no closure of its own.
@@ -99,7 +99,8 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     var anyGlobalSlot: any AnySlot { globalSlot }
 
     func makeSlot(registration: AnyObject?) -> any AnySlot {
-        Slot.make(registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) })
+        Slot.make(registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) },
+                  dispose: definition.dispose)
     }
 
     // MARK: The hit path

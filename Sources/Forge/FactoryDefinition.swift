@@ -11,6 +11,8 @@ struct FactoryDefinition<P, T> {
     var closure: ((P) -> T)?
     /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
     var contexts: [FactoryContext<P, T>] = []
+    /// Called with each instance the factory's scope lets go of.
+    var dispose: ((T) -> Void)?
 
     init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
          closure: ((P) -> T)?) {

@@ -67,16 +67,32 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32> {
     final func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
         var garbage = Garbage()
         let result = try withLock { try body(&$0, &garbage) }
-        withExtendedLifetime(garbage) {}
+        garbage.empty()
         return result
     }
 }
 
-/// Values a locked section let go of, released after the lock.
+/// Values a locked section let go of, released after the lock, and the dispose hooks of the instances among them,
+/// run after the lock too.
 struct Garbage {
     private var values: [Any] = []
+    private var disposals: [() -> Void] = []
+
     mutating func append(_ value: Any?) {
         if let value { values.append(value) }
+    }
+
+    /// Runs `dispose` (which holds the instance it disposes of) when the garbage is emptied.
+    mutating func dispose(_ dispose: @escaping () -> Void) {
+        disposals.append(dispose)
+    }
+
+    /// Runs the dispose hooks, then releases everything. Call it after the lock.
+    mutating func empty() {
+        let disposals = disposals
+        self.disposals = []
+        for dispose in disposals { dispose() }
+        values = []
     }
 }
 

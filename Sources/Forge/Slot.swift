@@ -8,9 +8,10 @@
 /// (``World/publish(_:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
 @usableFromInline
 final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
-    /// A new slot, starting with `registration`, or none.
-    static func make(registration: Registration<P, T>?) -> Slot {
-        let slot = make(SlotState(registration: registration))
+    /// A new slot, starting with `registration`, or none, whose instances `dispose` is called with when the slot
+    /// lets go of them.
+    static func make(registration: Registration<P, T>?, dispose: ((T) -> Void)?) -> Slot {
+        let slot = make(SlotState(registration: registration, dispose: dispose))
         slot.setSummary(registration == nil ? 0 : 1)
         return slot
     }
@@ -26,29 +27,23 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
 
     func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage) {
         let new = registration.map { unsafeDowncast($0, to: Registration<P, T>.self) }
-        let old = withLock { state in
-            defer {
-                state.registration = new
-                setSummary(new == nil ? 0 : 1)
-            }
-            return (state.registration, keepingInstance ? nil : state.dropInstance())
+        withLock { state in
+            garbage.append(state.registration)
+            state.registration = new
+            setSummary(new == nil ? 0 : 1)
+            if !keepingInstance { state.dropInstance(into: &garbage) }
         }
-        garbage.append(old.0)
-        garbage.append(old.1)
     }
 
     func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
-        // A weak reference loaded under the lock is released after it: that release may be the last one.
-        let dropped: (Bool, Any?, AnyObject?) = withLock { state in
+        withLock { state in
+            // A weak reference loaded under the lock is released after it: that release may be the last one.
             let shared = state.sharedObject
-            guard state.sequence > sequence && (state.instance != nil || shared != nil) else {
-                return (false, nil, shared)
-            }
-            return (true, state.dropInstance(), shared)
+            garbage.append(shared)
+            guard state.sequence > sequence && (state.instance != nil || shared != nil) else { return false }
+            state.dropInstance(into: &garbage)
+            return true
         }
-        garbage.append(dropped.1)
-        garbage.append(dropped.2)
-        return dropped.0
     }
 
     func holdsLiveInstance(garbage: inout Garbage) -> Bool {
@@ -70,18 +65,22 @@ struct SlotState<P, T>: CreationState {
     /// When the instance was cached, in the world's count, so that `pop()` can drop what came after its `push()`.
     var sequence: UInt64 = 0
     @usableFromInline var creation = Creation()
+    /// The factory's `onDispose` hook, called after the lock with each instance the slot lets go of.
+    let dispose: ((T) -> Void)?
 
-    init(registration: Registration<P, T>?) {
+    init(registration: Registration<P, T>?, dispose: ((T) -> Void)?) {
         self.registration = registration
+        self.dispose = dispose
     }
 
-    /// Takes the instance out, for the caller to release after the lock.
-    mutating func dropInstance() -> Any? {
-        defer {
-            instance = nil
-            sharedObject = nil
+    /// Lets go of the instance: `garbage` releases it, or disposes of it, after the lock. A weakly held instance is
+    /// only forgotten: the scope never owned it.
+    mutating func dropInstance(into garbage: inout Garbage) {
+        if let instance {
+            if let dispose { garbage.dispose { dispose(instance) } } else { garbage.append(instance) }
         }
-        return instance
+        instance = nil
+        sharedObject = nil
     }
 }
 

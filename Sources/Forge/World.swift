@@ -4,8 +4,8 @@
 /// instances.
 ///
 /// The process has one ``global`` world, whose slots live in the factory boxes so that a resolution needs no
-/// lookup. ``SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)`` makes private worlds, found through a task local that
-/// is read only while at least one isolated world exists.
+/// lookup. ``SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)`` makes private worlds,
+/// found through a task local that is read only while at least one isolated world exists.
 ///
 /// Every change advances the world's ``epoch`` as its last step, under the world's lock. A creation notes the
 /// epoch before it runs its closure, and ``publish(_:in:startedAt:store:)`` caches the instance only if the
@@ -80,7 +80,15 @@ final class World: Sendable {
     }
 
     deinit {
-        if !isGlobal { ResolutionFlags.add(-ResolutionFlags.oneIsolatedWorld) }
+        guard !isGlobal else { return }
+        // The world's scopes let go of their instances: `onDispose` hooks run, after the lock.
+        state.withLockReleasingAfterwards { state, garbage in
+            for entry in state.cached.values {
+                for slot in entry.slots.values { _ = slot.dropInstance(cachedAfter: 0, garbage: &garbage) }
+            }
+            state.cached = [:]
+        }
+        ResolutionFlags.add(-ResolutionFlags.oneIsolatedWorld)
     }
 
     /// Advanced by every change, as its last step; read by creations before they run their closure.

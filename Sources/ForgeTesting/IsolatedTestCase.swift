@@ -19,7 +19,8 @@ import XCTest
 /// }
 /// ```
 ///
-/// To isolate part of a test without subclassing, call ``Forge/SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)``.
+/// To isolate part of a test without subclassing, call
+/// ``Forge/SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)``.
 open class IsolatedTestCase: XCTestCase {
     override open func invokeTest() {
         Container.Registrations.isolated(named: name) {

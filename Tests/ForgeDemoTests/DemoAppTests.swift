@@ -77,8 +77,34 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
             _ = app.run("add tea")
             #expect(logger.messages == [
                 "api#1 POST https://api.example.com/users/alice/cart apples",
+                "api#1 closed",
                 "api#2 POST https://api.example.com/users/bob/cart tea",
             ])
+        }
+    }
+
+    @Test("Logout closes the session's API client, once")
+    func logoutClosesTheAPIClient() {
+        withApp { app, logger in
+            _ = app.run("login alice")
+            #expect(!logger.messages.contains("api#1 closed"))
+            _ = app.run("logout")
+            _ = app.run("logout")
+            #expect(logger.messages.filter { $0 == "api#1 closed" }.count == 1)
+        }
+    }
+
+    @Test("Launched with --offline, the session gets the offline client")
+    func offline() {
+        Container.Registrations.isolated(runContext: .init(arguments: ["forge-demo", "--offline"])) {
+            let logger = RecordingLogger(id: "logger#test")
+            Container.logger.register { logger }
+            let app = DemoApp()
+            _ = app.run("login alice")
+            #expect(Container.api() is OfflineAPIClient)
+            _ = app.run("add tea")
+            _ = app.run("logout")
+            #expect(logger.messages == ["api#1 offline: queued POST /users/alice/cart tea", "api#1 closed"])
         }
     }
 

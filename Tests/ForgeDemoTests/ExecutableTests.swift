@@ -14,7 +14,15 @@ import Testing
         #expect(output.contains("  cart#2    new cart (was cart#1)"))
         #expect(output.contains("cart#2 of bob: empty"))
         #expect(output.contains("  [logger#1] api#2 POST https://api.example.com/users/bob/cart tea"))
+        #expect(output.contains("  [logger#1] api#1 closed"))
         #expect(output.last == "bye")
+    }
+
+    @Test func offlineItQueuesRequestsAndLogoutClosesTheClient() throws {
+        let output = try runDemo(input: "login erin\nadd tea\nlogout\nquit\n", arguments: ["--offline"])
+        #expect(output.contains("  [logger#1] api#1 offline: queued POST /users/erin/cart tea"))
+        #expect(output.contains("  [logger#1] api#1 closed"))
+        #expect(!output.contains { $0.contains("https://") })
     }
 
     @Test func itRunsPipedCommandsInstead() throws {
@@ -31,9 +39,10 @@ import Testing
 }
 
 /// Runs `forge-demo` with `input` on its standard input and returns its standard output's lines.
-private func runDemo(input: String) throws -> [String] {
+private func runDemo(input: String, arguments: [String] = []) throws -> [String] {
     let process = Process()
     process.executableURL = try demoExecutable()
+    process.arguments = arguments
     let stdin = Pipe()
     let stdout = Pipe()
     process.standardInput = stdin
