@@ -78,6 +78,12 @@ enum Report {
             """)
     }
 
+    /// Stops the process: the factory declared as `declaration` was declared wrongly; `problem` says how and what
+    /// to do.
+    static func misuse(_ declaration: String, _ problem: String) -> Never {
+        fatalError("Forge: \(declaration): \(problem)")
+    }
+
     /// Prints a warning for misuse that changes nothing, in debug builds.
     static func warn(_ message: @autoclosure () -> String) {
         #if DEBUG

@@ -68,7 +68,10 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     /// Whether a context (`onTest`, `onArg` and the others) may replace ``closure``.
     @usableFromInline let hasContexts: Bool
     let scope: SharedContainer.Scope
-    @usableFromInline let kind: SharedContainer.Scope.Kind
+    let kind: SharedContainer.Scope.Kind
+    /// How a resolution goes: as the scope's kind says, or through ``resolveModified(_:in:)`` when a modifier
+    /// (``Factory/timeToLive(_:)``, ``ParameterFactory/scopeOnParameters``) changes how instances are kept.
+    @usableFromInline let path: Path
     @usableFromInline let globalSlot: Slot<P, T>
     /// Whether `T` is a class type, so that an instance kept as `AnyObject` converts back without a cast.
     @usableFromInline let isClass = T.self is AnyObject.Type
@@ -81,6 +84,7 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         self.hasContexts = !definition.contexts.isEmpty
         self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind
+        self.path = definition.timeToLive != nil || definition.parameterKey != nil ? .modified : Path(kind)
         self.globalSlot = Slot.make(registration: nil, dispose: definition.dispose)
     }
 
@@ -119,16 +123,42 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
 
     @inlinable
     func resolve(_ parameter: P, in slot: Slot<P, T>) -> T {
-        switch kind {
+        switch path {
         case .unique:
             return make(parameter, in: slot)
-        case .cached, .singleton:
+        case .stored:
             return slot.withLock { $0.instance } ?? makeOnce(parameter, in: slot)
-        case .shared:
+        case .weak:
             guard let object = slot.withLock({ $0.sharedObject }) else { return makeOnce(parameter, in: slot) }
             return instance(from: object)
         case .graph:
             return graphInstance(parameter, in: slot)
+        case .modified:
+            return resolveModified(parameter, in: slot)
+        }
+    }
+
+    /// How a resolution goes.
+    @usableFromInline
+    enum Path: Sendable {
+        /// A new instance every time.
+        case unique
+        /// The slot's instance, held strongly: `cached`, `singleton` and custom scopes of those kinds.
+        case stored
+        /// The slot's instance, held weakly: `shared`.
+        case weak
+        /// One instance per top-level resolution.
+        case graph
+        /// Through ``resolveModified(_:in:)``: an instance that expires, or one per parameter value.
+        case modified
+
+        init(_ kind: SharedContainer.Scope.Kind) {
+            switch kind {
+            case .unique: self = .unique
+            case .cached, .singleton: self = .stored
+            case .shared: self = .weak
+            case .graph: self = .graph
+            }
         }
     }
 

@@ -13,6 +13,10 @@ struct FactoryDefinition<P, T> {
     var contexts: [FactoryContext<P, T>] = []
     /// Called with each instance the factory's scope lets go of.
     var dispose: ((T) -> Void)?
+    /// How many seconds a kept instance lives, from when it was cached.
+    var timeToLive: Double?
+    /// The key of a parameter's own instance, when the scope keeps one per parameter value.
+    var parameterKey: ((P) -> AnyHashable)?
 
     init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
          closure: ((P) -> T)?) {

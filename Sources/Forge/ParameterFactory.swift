@@ -9,8 +9,11 @@
 /// let seven = Container.numbered(7)
 /// ```
 ///
-/// It is unique unless you give it a scope. A scoped parameter factory caches the first instance it makes and
-/// returns it whatever parameter later calls pass, until the scope is reset.
+/// It is unique unless you give it a scope.
+///
+/// > Warning: A scoped parameter factory keeps the first instance it makes and returns it whatever parameter later
+/// > calls pass, until the scope is reset: a `.cached` repository made for alice is what a caller asking for bob's
+/// > gets. Add ``scopeOnParameters`` to keep one instance per parameter value.
 public struct ParameterFactory<P, T>: Sendable {
     @usableFromInline let box: FactoryBox<P, T>
 

@@ -51,8 +51,11 @@ extension FactoryBox {
     ///
     /// An instance whose creation overlapped a change of registrations or scopes in its world is returned to the
     /// caller but not cached: it may have been made from what the change replaced.
+    ///
+    /// `source` is the slot whose registration applies: `slot` itself, except for an instance kept per parameter
+    /// value, whose slot is one of the factory slot's cells.
     @usableFromInline
-    func makeOnce(_ parameter: P, in slot: Slot<P, T>) -> T {
+    func makeOnce(_ parameter: P, in slot: Slot<P, T>, registrationFrom source: Slot<P, T>? = nil) -> T {
         let isShared = kind == .shared
         // A weakly held instance is read as it is, and converted to `T` after the lock: the conversion may cast.
         let found = isShared
@@ -67,10 +70,11 @@ extension FactoryBox {
         case .claimed:
             let world = World.current
             let epoch = world.epoch
-            let value = make(parameter, in: slot)
+            let value = make(parameter, in: source ?? slot)
             // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
             let object = isShared ? classInstance(in: value) : nil
             let keeps = isShared ? object != nil : !isNil(value)
+            let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
             world.publish(slot, in: scope, startedAt: epoch) { state in
                 guard keeps else { return false }
                 if isShared {
@@ -78,6 +82,7 @@ extension FactoryBox {
                 } else {
                     state.instance = value
                 }
+                state.expiresAt = expiresAt
                 return true
             }
             return value

@@ -46,6 +46,33 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
         }
     }
 
+    /// Drops the instance, and each parameter value's: a `reset(.scope)` of the factory.
+    func dropAllInstances(garbage: inout Garbage) {
+        withLock { state in
+            garbage.append(state.sharedObject)  // loaded under the lock, released after it
+            state.dropInstance(into: &garbage)
+        }
+    }
+
+    /// The slot of the instance kept for the parameter value `key`, made on first use.
+    ///
+    /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve.
+    func cell(for key: AnyHashable) -> Slot {
+        withLock { state in
+            if let cell = state.cells[key] { return cell }
+            let cell = Slot.make(registration: nil, dispose: state.dispose)
+            state.cells[key] = cell
+            return cell
+        }
+    }
+
+    /// Drops the instance if it expired by `now`, into `garbage`.
+    func dropInstance(expiredBy now: Double, garbage: inout Garbage) {
+        withLock { state in
+            if now >= state.expiresAt { state.dropInstance(into: &garbage) }
+        }
+    }
+
     func holdsLiveInstance(garbage: inout Garbage) -> Bool {
         let (hasInstance, shared) = withLock { ($0.instance != nil, $0.sharedObject) }
         garbage.append(shared)
@@ -67,6 +94,12 @@ struct SlotState<P, T>: CreationState {
     @usableFromInline var creation = Creation()
     /// The factory's `onDispose` hook, called after the lock with each instance the slot lets go of.
     let dispose: ((T) -> Void)?
+    /// When the instance expires, on the world's clock, for a factory with a time-to-live.
+    var expiresAt = Double.infinity
+    /// For a factory that keeps one instance per parameter value, a slot of its own for each value seen: its
+    /// instance and creation. The registration stays in this slot. A cell's lock is taken under this slot's, never
+    /// the other way round.
+    var cells: [AnyHashable: Slot<P, T>] = [:]
 
     init(registration: Registration<P, T>?, dispose: ((T) -> Void)?) {
         self.registration = registration
@@ -81,6 +114,8 @@ struct SlotState<P, T>: CreationState {
         }
         instance = nil
         sharedObject = nil
+        expiresAt = .infinity
+        for cell in cells.values { cell.withLock { $0.dropInstance(into: &garbage) } }
     }
 }
 
@@ -93,6 +128,8 @@ protocol AnySlot: AnyObject {
     func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage)
     /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
     func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
+    /// Drops the instance, and each parameter value's, into `garbage`.
+    func dropAllInstances(garbage: inout Garbage)
     /// Whether the slot holds an instance, a weakly held one still alive. A weakly held instance is loaded to
     /// tell, and put in `garbage`: releasing it may be the last release, which runs its deinit.
     func holdsLiveInstance(garbage: inout Garbage) -> Bool

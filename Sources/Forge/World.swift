@@ -149,7 +149,7 @@ final class World: Sendable {
         change { state, garbage in
             let slot = slot(for: box, in: &state)
             if options == .scope {
-                _ = slot.dropInstance(cachedAfter: 0, garbage: &garbage)
+                slot.dropAllInstances(garbage: &garbage)
                 Self.forgetInstance(of: slot, in: &state)
             } else {
                 let baseline = state.baseline[ObjectIdentifier(box)]?.registration
