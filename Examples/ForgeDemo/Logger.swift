@@ -15,3 +15,12 @@ final class ConsoleLogger: Logger {
         print("  [\(id)] \(message)")
     }
 }
+
+/// Drops what it is told: for `forge-demo --graph`, whose graph is all it prints.
+final class SilentLogger: Logger {
+    let id: String
+
+    init(id: String) { self.id = id }
+
+    func log(_ message: String) {}
+}

@@ -1,12 +1,6 @@
 // Forge: cycle detection and the messages misuse gets.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import CForge
 
 extension SharedContainer {
     /// Checks that help find mistakes in how factories are wired.
@@ -87,8 +81,12 @@ enum Report {
     /// Prints a warning for misuse that changes nothing, in debug builds.
     static func warn(_ message: @autoclosure () -> String) {
         #if DEBUG
-        let text = "Forge warning: \(message())\n"
-        _ = text.withCString { write(2, $0, strlen($0)) }  // standard error, unbuffered
+        write("Forge warning: \(message())\n")
         #endif
+    }
+
+    /// Writes `text` to standard error, unbuffered.
+    static func write(_ text: String) {
+        text.withCString { forge_write_standard_error($0) }
     }
 }

@@ -115,6 +115,7 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         // own, borrowed: a retain of the slot would make threads hitting the same factory share one more
         // reference count.
         if ResolutionFlags.allClear() { return resolve(parameter, in: globalSlot) }
+        if TraceHook.isActive { return resolveTraced(parameter) }
         // Downcast here, where `P` and `T` are known: in unspecialized code it looked up generic metadata.
         let value = resolve(parameter, in: unsafeDowncast(currentSlot(), to: Slot<P, T>.self))
         if DecoratorHook.isActive { DecoratorHook.decorate(value) }

@@ -2,12 +2,14 @@
 internal import CForge
 
 /// The process-wide flags every resolution reads first. While they are all clear, a resolution uses the
-/// process's world, calls no decorator and skips the `AutoRegistering` check.
+/// process's world, calls no decorator, traces nothing and skips the `AutoRegistering` check.
 @usableFromInline
 enum ResolutionFlags {
     static let autoRegistrationPending = 1
     static let decoratorSet = 2
-    static let oneIsolatedWorld = 4
+    /// A trace hook is set, or a dependency graph is being recorded.
+    static let tracing = 4
+    static let oneIsolatedWorld = 8
 
     static var current: Int { forge_resolution_flags_load() }
 

@@ -25,6 +25,12 @@ final class ResolutionThread {
     /// instances, so arrays searched linearly beat a dictionary, and they keep their storage between resolutions.
     @exclusivity(unchecked) private var graphFactories: [AnyObject] = []
     @exclusivity(unchecked) private var graphInstances: [AnyObject] = []
+    /// While tracing, the factories whose traced resolutions run on this thread, outermost first.
+    var traced: [String] = []
+    /// ``SharedContainer/Diagnostics/printTree``'s events of the current top-level resolution.
+    var printed: [ResolutionEvent] = []
+    /// The dependency graph this thread records, inside ``SharedContainer/Diagnostics/graph(_:)``.
+    var recording: GraphRecording?
 
     /// The calling thread's state.
     static var current: ResolutionThread { withCurrent { $0 } }

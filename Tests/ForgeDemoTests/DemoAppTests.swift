@@ -108,6 +108,19 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
         }
     }
 
+    @Test("--graph: the cart resolves the API client, which resolves the user, config, logger and ids")
+    func sessionGraph() {
+        let graph = DemoApp.sessionGraph()
+        let edges = Set(graph.edges.map { "\($0.from.type) -> \($0.to.type)" })
+        #expect(edges == [
+            "Cart -> APIClient", "Cart -> InstanceIDs",
+            "APIClient -> SessionStore", "APIClient -> InstanceIDs", "APIClient -> AppConfig",
+            "APIClient -> Logger", "AppConfig -> InstanceIDs", "Logger -> InstanceIDs",
+        ])
+        #expect(graph.nodes.first { $0.type == "Cart" }?.scope == "session")
+        #expect(graph.mermaid.hasPrefix("graph TD\n"))
+    }
+
     @Test(arguments: ["add tea", "cart", "logout"])
     func commandsThatNeedALoginSaySo(_ line: String) throws {
         try withApp { app, _ in

@@ -25,6 +25,21 @@ import Testing
         #expect(!output.contains { $0.contains("https://") })
     }
 
+    @Test func withGraphItPrintsTheSessionsDependencyGraph() throws {
+        let output = try runDemo(input: "", arguments: ["--graph"])
+        #expect(output.first == "graph TD")
+        #expect(output.contains { $0.contains("[\"Cart<br/>session\"]") })
+        #expect(output.contains { $0.contains(" --> ") })
+    }
+
+    @Test func withTraceItWritesTheResolutionTreeToStandardError() throws {
+        let (output, errors) = try runDemoCapturingErrors(input: "login alice\nquit\n", arguments: ["--trace"])
+        #expect(output.contains("logged in as alice"))
+        let cart = errors.first { $0.hasPrefix("Factory<Cart> (ForgeDemo/Container+Demo.swift:") }
+        #expect(cart?.contains("session: new in") == true)
+        #expect(errors.contains { $0.hasPrefix("  Factory<APIClient> (ForgeDemo/") && $0.contains("session: cache") })
+    }
+
     @Test func itRunsPipedCommandsInstead() throws {
         let output = try runDemo(input: "login carol\nadd tea\ncart\nlogout\ncart\nadd jam\nlogin dave\ncart\nquit\n")
         #expect(!output.contains { $0.contains("alice") })
@@ -40,20 +55,33 @@ import Testing
 
 /// Runs `forge-demo` with `input` on its standard input and returns its standard output's lines.
 private func runDemo(input: String, arguments: [String] = []) throws -> [String] {
+    try runDemoCapturingErrors(input: input, arguments: arguments).output
+}
+
+/// Runs `forge-demo` with `input` on its standard input and returns its standard output's and error's lines.
+private func runDemoCapturingErrors(input: String, arguments: [String])
+    throws -> (output: [String], errors: [String])
+{
     let process = Process()
     process.executableURL = try demoExecutable()
     process.arguments = arguments
     let stdin = Pipe()
     let stdout = Pipe()
+    let stderr = Pipe()
     process.standardInput = stdin
     process.standardOutput = stdout
+    process.standardError = stderr
     try process.run()
     try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
     try stdin.fileHandleForWriting.close()
-    let data = stdout.fileHandleForReading.readDataToEndOfFile()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    func lines(_ data: Data) -> [String] {
+        String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+    return (lines(output), lines(errors))
 }
 
 /// The `forge-demo` that SwiftPM built next to the test bundle, in `.build/<configuration>/`.

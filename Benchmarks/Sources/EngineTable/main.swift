@@ -76,6 +76,17 @@ func makeScenarios() -> [Scenario] {
         Scenario("@LazyInjected repeated access, after a set") { n in
             for _ in 0..<n { consume(replacedOwner.service) }
         },
+        // The cost of a trace while one is set; while none is, the rows above pay nothing for it.
+        Scenario("singleton hit, traced") { n in
+            Container.Diagnostics.trace = { consume($0.depth) }
+            defer { Container.Diagnostics.trace = nil }
+            for _ in 0..<n { consume(Container.engineSingleton()) }
+        },
+        Scenario("unique, traced") { n in
+            Container.Diagnostics.trace = { consume($0.depth) }
+            defer { Container.Diagnostics.trace = nil }
+            for _ in 0..<n { consume(Container.engineUnique()) }
+        },
     ]
     for threads in [2] {
         scenarios += [

@@ -6,7 +6,9 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,8 +31,8 @@ static inline intptr_t forge_atomic_add(forge_atomic_word *_Nonnull cell, intptr
 }
 
 /// Process-wide flags that tell a resolution whether it may take the fast path (all zero) or must look further:
-/// bit 0, `AutoRegistering` has not run yet (set initially); bit 1, a decorator is set; bits 2 and up, how many
-/// isolated worlds exist. A plain C global: reading it needs no lazy initialization.
+/// bit 0, `AutoRegistering` has not run yet (set initially); bit 1, a decorator is set; bit 2, resolutions are
+/// traced; bits 3 and up, how many isolated worlds exist. A plain C global: reading it needs no lazy initialization.
 extern forge_atomic_word forge_resolution_flags;
 
 static inline intptr_t forge_resolution_flags_load(void) { return forge_atomic_load(&forge_resolution_flags); }
@@ -142,6 +144,17 @@ void forge_set_thread_object(void *_Nonnull object, void (*_Nonnull release)(voi
 
 /// The value of the environment variable `name`, or NULL.
 static inline const char *_Nullable forge_environment_variable(const char *_Nonnull name) { return getenv(name); }
+
+/// Writes `text` to standard error, unbuffered.
+static inline void forge_write_standard_error(const char *_Nonnull text) {
+    size_t length = strlen(text);
+    while (length > 0) {
+        ssize_t written = write(2, text, length);
+        if (written <= 0) return;
+        text += written;
+        length -= (size_t)written;
+    }
+}
 
 /// Seconds on a monotonic clock, for time-to-live.
 static inline double forge_monotonic_seconds(void) {

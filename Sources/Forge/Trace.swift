@@ -1,0 +1,166 @@
+// Forge: a structured event for each resolution, for a trace hook and for dependency graphs.
+internal import CForge
+
+/// One resolution, as ``SharedContainer/Diagnostics/trace`` receives it.
+///
+/// Nested resolutions (those a factory's closure makes) arrive before the one that made them, since each event is
+/// sent when its resolution returns; ``depth`` and ``started`` put them back in order, as
+/// ``SharedContainer/Diagnostics/printTree(_:)`` does.
+public struct ResolutionEvent: Sendable, CustomStringConvertible {
+    /// Where the instance came from.
+    public enum Source: String, Sendable {
+        /// A scope's kept instance.
+        case cache
+        /// A new instance from the factory's own closure.
+        case new
+        /// A new instance from a registration (`register`, or `registerAllServices()`).
+        case override
+        /// A new instance from a context (`onTest`, `onArg` and the others).
+        case context
+        /// The instance the current top-level resolution already made (the `graph` scope).
+        case graph
+    }
+
+    /// The factory's type and declaration site, e.g. `Factory<APIClient> (App/Container.swift:12)`.
+    public let factory: String
+    /// The type the factory makes, e.g. `APIClient`.
+    public let type: String
+    /// Where the factory was declared, e.g. `App/Container.swift:12`.
+    public let site: String
+    /// The name of the factory's scope, e.g. `singleton`, or `session` for `Cached(name: "session")`.
+    public let scope: String
+    public let source: Source
+    /// Seconds the resolution took, nested resolutions included.
+    public let duration: Double
+    /// How many resolutions enclose this one on its thread: 0 for a top-level resolution.
+    public let depth: Int
+    /// The factory whose closure made this resolution (its ``factory``), or `nil` at the top level.
+    public let parent: String?
+    /// When the resolution started, in seconds on a monotonic clock.
+    public let started: Double
+
+    /// `Factory<APIClient> (App/Container.swift:12) singleton: new in 0.012 ms`.
+    public var description: String {
+        let milliseconds = (duration * 1_000_000).rounded() / 1_000
+        return "\(factory) \(scope): \(source.rawValue) in \(milliseconds) ms"
+    }
+}
+
+extension SharedContainer.Diagnostics {
+    /// Receives a ``ResolutionEvent`` for every resolution, in any build; `nil` (the default) for none.
+    ///
+    /// ```swift
+    /// Container.Diagnostics.trace = Container.Diagnostics.printTree   // an indented tree on standard error
+    /// Container.Diagnostics.trace = { event in log.debug("\(event)") }
+    /// ```
+    ///
+    /// While it is `nil`, resolutions pay nothing for it (Benchmarks/README.md). While it is set, every resolution
+    /// takes a slower path that finds where its instance comes from and times it. It is global: isolated worlds
+    /// share it. It runs on the resolving thread, outside Forge's locks, after the resolution.
+    ///
+    /// Use it to see what resolves, from where and how fast. ``SharedContainer/Decorator`` sees only the
+    /// instances, and is the place to act on them (to configure or register them somewhere).
+    public static var trace: (@Sendable (ResolutionEvent) -> Void)? {
+        get { TraceHook.state.withLock { $0.hook } }
+        set {
+            TraceHook.change { state in
+                state.garbage = state.hook  // released after the lock: what it captured may resolve
+                state.hook = newValue
+            }
+        }
+    }
+
+    /// A ready-made ``trace``: writes each top-level resolution, once it returns, as an indented tree to standard
+    /// error, its nested resolutions under it in the order they started.
+    ///
+    /// ```
+    /// Factory<Cart> (App/Container.swift:31) session: new in 0.091 ms
+    ///   Factory<any APIClient> (App/Container.swift:23) session: cache in 0.002 ms
+    /// ```
+    public static let printTree: @Sendable (ResolutionEvent) -> Void = { event in
+        TreePrinter.receive(event)
+    }
+}
+
+/// Where the trace hook and the graph recordings are kept, and the flag that sends resolutions down the traced path.
+@usableFromInline
+enum TraceHook {
+    struct State {
+        var hook: (@Sendable (ResolutionEvent) -> Void)?
+        var recordings = 0
+        /// What a change let go of, released after the lock.
+        var garbage: Any?
+        var isActive: Bool { hook != nil || recordings > 0 }
+    }
+
+    static let state = Locked(State())
+
+    /// Whether resolutions are traced: a hook is set or a graph is being recorded.
+    @usableFromInline static var isActive: Bool { ResolutionFlags.current & ResolutionFlags.tracing != 0 }
+
+    /// Changes the state and keeps the flag in step with it.
+    static func change(_ body: (inout State) -> Void) {
+        let garbage: Any? = state.withLock { state in
+            let wasActive = state.isActive
+            body(&state)
+            if state.isActive != wasActive { ResolutionFlags.add((state.isActive ? 1 : -1) * ResolutionFlags.tracing) }
+            defer { state.garbage = nil }
+            return state.garbage
+        }
+        withExtendedLifetime(garbage) {}
+    }
+
+    static func send(_ event: ResolutionEvent) {
+        ResolutionThread.current.recording?.record(event)
+        state.withLock { $0.hook }?(event)
+    }
+}
+
+extension FactoryBox {
+    /// A resolution while tracing: finds where the instance will come from, times the resolution, and sends its
+    /// event after it returns.
+    @usableFromInline
+    func resolveTraced(_ parameter: P) -> T {
+        let world = World.current
+        let slot = unsafeDowncast(world.slot(for: self), to: Slot<P, T>.self)
+        let source = source(for: parameter, in: slot, world: world)
+        let thread = ResolutionThread.current
+        let parent = thread.traced.last
+        let depth = thread.traced.count
+        let started = forge_monotonic_seconds()
+        thread.traced.append(declaration)
+        let value = resolve(parameter, in: slot)
+        thread.traced.removeLast()
+        let duration = forge_monotonic_seconds() - started
+        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
+        TraceHook.send(ResolutionEvent(
+            factory: declaration, type: "\(T.self)", site: "\(definition.fileID):\(definition.line)",
+            scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
+            started: started))
+        return value
+    }
+
+    /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
+    private func source(for parameter: P, in slot: Slot<P, T>, world: World) -> ResolutionEvent.Source {
+        if path == .graph && ResolutionThread.graphInstance(of: self) != nil { return .graph }
+        let holder = definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
+        // A weakly held instance is loaded under the lock and released after it: that may be its last release.
+        let (hasInstance, shared) = holder.withLock { ($0.instance != nil, $0.sharedObject) }
+        if path != .unique && path != .graph && (hasInstance || shared != nil) { return .cache }
+        if slot.hasRegistration { return .override }
+        return hasContexts && hasContext(in: world) ? .context : .new
+    }
+}
+
+/// Collects the events of each top-level resolution on a thread, and prints them as a tree when it returns.
+enum TreePrinter {
+    static func receive(_ event: ResolutionEvent) {
+        let thread = ResolutionThread.current
+        thread.printed.append(event)
+        guard event.depth == 0 else { return }
+        let events = thread.printed.sorted { ($0.started, $0.depth) < ($1.started, $1.depth) }
+        thread.printed = []
+        let tree = events.map { String(repeating: "  ", count: $0.depth) + $0.description }.joined(separator: "\n")
+        Report.write(tree + "\n")
+    }
+}
