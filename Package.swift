@@ -16,12 +16,24 @@ let package = Package(
         .target(name: "Forge", dependencies: ["CForge"]),
         .target(name: "ForgeTesting", dependencies: ["Forge"]),
         .executableTarget(name: "ForgeDemo", dependencies: ["Forge"], path: "Examples/ForgeDemo"),
+        // A modular app: a service module, a feature module and the app that wires them (Examples/ModularApp).
+        .target(name: "ModularNetworking", dependencies: ["Forge"], path: "Examples/ModularApp/Networking"),
+        .target(
+            name: "ModularCheckout", dependencies: ["Forge", "ModularNetworking"],
+            path: "Examples/ModularApp/Checkout"),
+        .executableTarget(
+            name: "ModularApp", dependencies: ["Forge", "ModularNetworking", "ModularCheckout"],
+            path: "Examples/ModularApp/App"),
         .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTesting"]),
         .testTarget(name: "ForgeXCTests", dependencies: ["Forge", "ForgeTesting"]),
         // The seed's samples verbatim, `static var session = Cached()` included, in Swift 5 mode.
         .testTarget(
             name: "ForgeSwift5Tests", dependencies: ["Forge"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "ForgeDemoTests", dependencies: ["ForgeDemo"]),
+        // The feature tested with mocks, and the built app run as a user would (not linked: its AutoRegistering
+        // conformance would meet the other tests').
+        .testTarget(
+            name: "ModularAppTests", dependencies: ["Forge", "ForgeTesting", "ModularNetworking", "ModularCheckout"]),
     ],
     swiftLanguageModes: [.v6]
 )

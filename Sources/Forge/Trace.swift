@@ -41,7 +41,10 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
 
     /// `Factory<APIClient> (App/Container.swift:12) singleton: new in 0.012 ms`.
     public var description: String {
-        let milliseconds = (duration * 1_000_000).rounded() / 1_000
+        // Whole microseconds, without libm (which a client that imports no Foundation would not link).
+        let microseconds = Int(duration * 1_000_000)
+        let fraction = String(microseconds % 1_000)
+        let milliseconds = "\(microseconds / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
         return "\(factory) \(scope): \(source.rawValue) in \(milliseconds) ms"
     }
 }

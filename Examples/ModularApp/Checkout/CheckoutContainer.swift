@@ -1,0 +1,31 @@
+// Checkout: a feature with a container of its own. It knows Networking's protocol, never its implementation.
+import Forge
+import ModularNetworking
+
+/// The checkout feature's dependencies.
+public final class CheckoutContainer: SharedContainer {
+    /// Prices from the backend, fetched once per run.
+    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }
+    /// How the app shows an amount: the app decides (see its `registerCheckout()`).
+    public static let priceFormatter = Factory<PriceFormatter>.promised()
+    public static let viewModel = Factory { CheckoutViewModel() }
+}
+
+/// Prices, in cents.
+public protocol PriceList: AnyObject {
+    func price(of item: String) -> Int?
+}
+
+/// Turns cents into text.
+public protocol PriceFormatter: AnyObject {
+    func format(cents: Int) -> String
+}
+
+/// Reads prices through the app's HTTP client.
+final class RemotePriceList: PriceList {
+    @Injected(Container.httpClient) private var http
+
+    func price(of item: String) -> Int? {
+        http.get("/prices/\(item)").flatMap { Int($0) }
+    }
+}

@@ -1,0 +1,28 @@
+import Forge
+import ModularNetworking
+
+/// A basket and its order.
+public final class CheckoutViewModel {
+    @Injected(CheckoutContainer.priceList) private var prices
+    @Injected(CheckoutContainer.priceFormatter) private var formatter
+    /// Only an order needs the client: resolved when the first order is placed.
+    @LazyInjected(Container.httpClient) private var http
+
+    public private(set) var items: [String] = []
+
+    public init() {}
+
+    public func add(_ item: String) {
+        items.append(item)
+    }
+
+    /// The basket's total, as the app's formatter writes it; items without a price count nothing.
+    public var total: String {
+        formatter.format(cents: items.compactMap { prices.price(of: $0) }.reduce(0, +))
+    }
+
+    /// Sends the order and returns the backend's answer.
+    public func placeOrder() -> String {
+        http.post("/orders", items.joined(separator: ","))
+    }
+}
