@@ -15,7 +15,8 @@ extension Factory {
     /// ```
     ///
     /// It runs on the thread that let go of the instance, after Forge's locks are released, so it may resolve and
-    /// register. Scopes that hold their instances call it: `cached`, `singleton` and custom scopes made with
+    /// register. At the end of an isolated world the world is already gone: what the hook resolves or registers
+    /// then goes to the world the releasing code runs in, usually the enclosing one. Scopes that hold their instances call it: `cached`, `singleton` and custom scopes made with
     /// `Cached()` or `Singleton()`. A `shared` scope holds its instances weakly and never owned them, and a
     /// `unique` or `graph` one keeps none; nor is a singleton disposed of when the process exits.
     public func onDispose(_ dispose: @escaping (T) -> Void) -> Factory {

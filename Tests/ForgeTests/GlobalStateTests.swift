@@ -5,7 +5,16 @@ import Dispatch
 import Forge
 import Testing
 
+/// Marks itself dead in `deinit`, so that a reader handed an instance that was already released sees it.
+final class Canary: @unchecked Sendable {
+    // @unchecked: `alive` is written in `init` and `deinit` only; a read that races the deinit is the bug looked for.
+    nonisolated(unsafe) var alive = 0xC0FFEE
+    deinit { alive = 0xDEAD }
+}
+
 extension Container {
+    /// Only `hitsRacingResetsNeverSeeAReleasedInstance` uses it, in the process's world.
+    fileprivate static let canary = Factory(scope: .cached) { Canary() }
     fileprivate static let globalGreeting = Factory<Greeting> { Hello() }
     fileprivate static let globalSingleton = Factory<Greeting>(scope: .singleton) { Hello() }
     fileprivate static let globalSession = Factory(scope: .session) { Tracked() }
@@ -86,5 +95,25 @@ extension Container {
         Container.Scope.reset(includingSingletons: true)
         #expect(Container.globalGreeting().text == "hello")
         #expect(Container.globalSingleton() === Container.globalSingleton())
+    }
+
+    /// Hits copy the instance out while another thread resets the cache and so releases what it held: every
+    /// instance a reader copies out must stay alive until the reader has retained it. Real threads in the process's
+    /// world, so this runs the same path as an app's hits. (An earlier engine read without a lock; removing its
+    /// writers' wait for readers made this test fail under the thread sanitizer.) Its resets advance the process
+    /// world's epoch, which would keep other suites' creations there from being cached: hence this suite.
+    @Test(.timeLimit(.minutes(1)))
+    func hitsRacingResetsNeverSeeAReleasedInstance() {
+        let dead = Counter()
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            for _ in 0..<100_000 {
+                if worker == 0 {
+                    Container.canary.reset()
+                } else if Container.canary().alive != 0xC0FFEE {
+                    dead.increment()
+                }
+            }
+        }
+        #expect(dead.value == 0)
     }
 }
