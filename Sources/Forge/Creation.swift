@@ -49,6 +49,9 @@ struct Creation: Sendable {
     /// Whether the calling thread holds the claim.
     var isClaimedByCurrentThread: Bool { maker == .current }
 
+    /// Whether any thread holds the claim.
+    var isClaimed: Bool { maker != nil }
+
     /// Ends the claim on the value `owner` guards. Returns whether threads wait for it: then the caller wakes
     /// them, after the lock.
     @usableFromInline

@@ -79,7 +79,7 @@ public struct Factory<T>: Sendable {
     /// It checks this factory only: a problem deeper in the graph, inside closures that cannot throw, still stops
     /// the process with the same message.
     public func tryResolve() throws(ResolutionError) -> T {
-        try box.checkResolvable()
+        try box.checkResolvable(())
         return box.resolve(())
     }
 

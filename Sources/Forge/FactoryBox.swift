@@ -6,14 +6,19 @@
 //
 // A hit (a cached or singleton instance exists):
 // 1. `ResolutionFlags.allClear()` reads the process-wide flags word. While it is zero (no isolated world, no
-//    decorator, `AutoRegistering` done) the slot is the box's own `globalSlot`, borrowed. Otherwise
+//    decorator, no trace, `AutoRegistering` done) the slot is the box's own `globalSlot`, borrowed. Otherwise
 //    `currentSlot()` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated world,
-//    under the world's lock.
+//    under the world's lock; while a trace is set, `resolveTraced` (Trace.swift) wraps the rest to time it.
 // 2. The slot's lock is taken, the instance copied out (retained), the lock released.
 // 3. If a decorator is set, it is called with the instance, outside every lock.
 //
 // A unique resolution takes the slot's lock only to read the registration, then runs the closure as in step 3
 // of a miss.
+//
+// A factory with `timeToLive` or `scopeOnParameters` resolves through `resolveModified` (ScopeModifiers.swift):
+// it drops an expired instance first, and keeps each parameter value's instance in a cell, a slot of its own that
+// the factory's slot holds; the cell is then "the slot" of the steps below, but the registration is read from the
+// factory's slot.
 //
 // A miss (`Resolution.swift`):
 // 1. `makeOnce` claims the slot's creation under the slot's lock (`Creation`), or parks until the thread that
@@ -30,12 +35,14 @@
 // - A slot's lock (`Slot`, a `LockedBuffer<SlotState>`): its registration, instance, sequence and creation claim.
 //   Held for a few instructions, never while user code runs.
 // - A world's lock (`World`): its tables (slots of an isolated world, overrides, baseline, scope lists, the
-//   push/pop stack) and its epoch. A world's lock is taken before a slot's, never after.
+//   push/pop stack) and its epoch. A world's lock is taken before a slot's, and a slot's before its cells', never
+//   the other way round.
 // - `Parking`: where threads wait for a claim to end; one futex word on Linux.
 // - Per thread, no lock: the depth, the graph scope's instances and the cycle chain (`ResolutionThread`).
-// - `AutoRegistration`, `DecoratorHook`: a `Locked` each.
+// - `AutoRegistration`, `DecoratorHook`, `TraceHook`: a `Locked` each, never held while their hooks run.
 //
-// Instances that a lock section lets go of are released after the lock (`Garbage`): a deinit is user code.
+// Instances that a lock section lets go of are released after the lock (`Garbage`), and their `onDispose` hooks
+// run then: a deinit or a hook is user code.
 
 /// What the untyped parts of Forge, worlds and diagnostics, need of a factory's box.
 protocol AnyFactoryBox: AnyObject, Sendable {
@@ -88,7 +95,7 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         self.globalSlot = Slot.make(registration: nil, dispose: definition.dispose)
     }
 
-    /// Whether the factory was declared with ``Factory/promised(fileID:line:)``: it has no closure of its own.
+    /// Whether the factory was declared with ``Factory/promised(scope:fileID:line:)``: it has no closure of its own.
     var isPromised: Bool { definition.closure == nil }
 
     /// A new factory: this one's definition, changed by `change`.

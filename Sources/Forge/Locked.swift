@@ -87,6 +87,8 @@ struct Garbage {
         disposals.append(dispose)
     }
 
+    var isEmpty: Bool { values.isEmpty && disposals.isEmpty }
+
     /// Runs the dispose hooks, then releases everything. Call it after the lock.
     mutating func empty() {
         let disposals = disposals

@@ -46,7 +46,7 @@ public struct ParameterFactory<P, T>: Sendable {
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop
     /// the process. See ``Factory/tryResolve()``.
     public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
-        try box.checkResolvable()
+        try box.checkResolvable(parameter)
         return box.resolve(parameter)
     }
 

@@ -12,24 +12,34 @@ extension FactoryBox {
         return hasContexts ? closureForCurrentContext()(parameter) : closure(parameter)
     }
 
-    /// Throws what resolving this factory now would stop the process with, as far as can be told before: an
-    /// unfulfilled promise, or a circular dependency this resolution would close.
-    func checkResolvable() throws(ResolutionError) {
+    /// Throws what resolving this factory with `parameter` now would stop the process with, as far as can be told
+    /// before: an unfulfilled promise, or a circular dependency this resolution would close.
+    func checkResolvable(_ parameter: P) throws(ResolutionError) {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: Slot<P, T>.self)
+        let holder = definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
         let chain = CycleDetection.chain
-        // A weakly held instance is loaded under the lock and released after it: that may be its last release.
-        let (isMakingIt, hasRegistration, hasStrongInstance, shared) = slot.withLock { state in
-            (state.creation.isClaimedByCurrentThread, state.registration != nil, state.instance != nil,
-             state.sharedObject)
-        }
-        let hasInstance = hasStrongInstance || shared != nil
+        let isMakingIt = holder.withLock { $0.creation.isClaimedByCurrentThread }
         if chain.contains(where: { $0 === self }) || isMakingIt {
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
-        if isPromised && !hasRegistration && !hasInstance && !hasContext(in: world) {
+        if isPromised && !slot.hasRegistration && !holdsLiveInstance(for: parameter, in: slot, world: world)
+            && !hasContext(in: world)
+        {
             throw ResolutionError.promiseNotFulfilled(declaration: declaration, in: world)
         }
+    }
+
+    /// Whether the scope keeps an instance for `parameter` that a resolution now would return: alive, and not
+    /// expired.
+    func holdsLiveInstance(for parameter: P, in slot: Slot<P, T>, world: World) -> Bool {
+        let holder = definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
+        let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
+        // A weakly held instance is loaded under the lock and released after it: that may be its last release.
+        let (hasStrongInstance, shared, expiresAt) = holder.withLock {
+            ($0.instance != nil, $0.sharedObject, $0.expiresAt)
+        }
+        return (hasStrongInstance || shared != nil) && now < expiresAt
     }
 
     /// Records that this factory's closure is about to run on this thread. Returns whether it joined the cycle
@@ -76,7 +86,7 @@ extension FactoryBox {
             let keeps = isShared ? object != nil : !isNil(value)
             let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
             world.publish(slot, in: scope, startedAt: epoch) { state in
-                guard keeps else { return false }
+                guard keeps && !state.isRetired else { return false }
                 if isShared {
                     state.sharedObject = object
                 } else {

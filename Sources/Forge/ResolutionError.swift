@@ -13,7 +13,7 @@
 public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Equatable {
-        /// The factory is promised (``Factory/promised(fileID:line:)``) and nothing is registered for it.
+        /// The factory is promised (``Factory/promised(scope:fileID:line:)``) and nothing is registered for it.
         case promiseNotFulfilled
         /// The factory is already being made on this thread, further up: resolving it would never end.
         case circularDependency

@@ -31,6 +31,23 @@ final class ResolutionThread {
     var printed: [ResolutionEvent] = []
     /// The dependency graph this thread records, inside ``SharedContainer/Diagnostics/graph(_:)``.
     var recording: GraphRecording?
+    /// Whether the trace hook runs on this thread: what it resolves is not traced.
+    var isSendingTrace = false
+
+    /// Runs `body` as if no traced resolution were under way on this thread: what it resolves starts trees of its
+    /// own. For hooks (the decorator, an expired instance's dispose) that run inside a resolution but are no part
+    /// of it.
+    func withTraceSuspended<R>(_ body: () -> R) -> R {
+        var traced: [String] = []
+        var printed: [ResolutionEvent] = []
+        swap(&traced, &self.traced)
+        swap(&printed, &self.printed)
+        defer {
+            swap(&traced, &self.traced)
+            swap(&printed, &self.printed)
+        }
+        return body()
+    }
 
     /// The calling thread's state.
     static var current: ResolutionThread { withCurrent { $0 } }

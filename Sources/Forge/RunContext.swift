@@ -14,6 +14,14 @@ extension SharedContainer {
     ///     #expect(Container.api() is OfflineAPI)
     /// }
     /// ```
+    ///
+    /// A context made with ``init(arguments:environment:isDebugBuild:now:)`` starts from nothing: no test run, no
+    /// debug build. To change one thing about the process's, start from ``process``:
+    ///
+    /// ```swift
+    /// var context = SharedContainer.RunContext.process
+    /// context.arguments.append("--offline")
+    /// ```
     public struct RunContext: Sendable {
         /// The launch arguments, the program's path first, as in `CommandLine.arguments`.
         public var arguments: [String]

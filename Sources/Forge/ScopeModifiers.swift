@@ -15,25 +15,35 @@ extension Factory {
     /// ```
     ///
     /// It runs on the thread that let go of the instance, after Forge's locks are released, so it may resolve and
-    /// register. At the end of an isolated world the world is already gone: what the hook resolves or registers
-    /// then goes to the world the releasing code runs in, usually the enclosing one. Scopes that hold their instances call it: `cached`, `singleton` and custom scopes made with
-    /// `Cached()` or `Singleton()`. A `shared` scope holds its instances weakly and never owned them, and a
-    /// `unique` or `graph` one keeps none; nor is a singleton disposed of when the process exits.
+    /// register. An expired instance is let go of by the resolution that finds it expired, possibly inside other
+    /// factories' closures. At the end of an isolated world the world is already gone: what the hook resolves or
+    /// registers then goes to the world the releasing code runs in, usually the enclosing one.
+    ///
+    /// Only instances the scope kept are disposed of. An instance whose creation overlapped a change in its world (a
+    /// reset, registration or `pop()` while its closure ran) goes to its caller without being kept, so the hook
+    /// never sees it: a session client made while the user logs out is the caller's to close.
+    ///
+    /// It needs a scope that keeps its instances strongly: `cached`, `singleton`, or a custom one of those kinds. On
+    /// `unique` and `graph`, which keep none, and on `shared`, which never owns its instances, declaring it stops the
+    /// process with a message. A singleton is not disposed of when the process exits.
     public func onDispose(_ dispose: @escaping (T) -> Void) -> Factory {
-        Factory(box: box.modified { $0.dispose = dispose })
+        Factory(box: box.withDispose(dispose))
     }
 }
 
 extension ParameterFactory {
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping (T) -> Void) -> ParameterFactory {
-        ParameterFactory(box: box.modified { $0.dispose = dispose })
+        ParameterFactory(box: box.withDispose(dispose))
     }
 }
 
 extension Factory {
-    /// Keeps an instance for at most `seconds` after it was cached; the first resolution after that makes a new
-    /// one, and the expired one is disposed of (``onDispose(_:)``).
+    /// Lets a kept instance expire `seconds` after it was cached: the first resolution after that drops it,
+    /// disposes of it (``onDispose(_:)``) and makes a new one.
+    ///
+    /// Expiry is checked when the factory is resolved: until then, or until a reset, the scope still holds the
+    /// expired instance, and `isEmpty` counts it.
     ///
     /// ```swift
     /// extension Container {
@@ -70,15 +80,28 @@ extension ParameterFactory where P: Hashable {
     ///
     /// Each value gets an instance of its own, made once however many threads ask; values made at the same time
     /// do not wait for each other. Resetting the scope or the factory, and registering, drop every value's
-    /// instance. The scope keeps a small cell for each value it has seen. `P`'s `==` and `hash(into:)` run under
-    /// the factory's lock, so they must not resolve factories. It needs a scope that keeps instances: `cached`,
-    /// `singleton`, `shared`, or a custom one of those kinds.
+    /// instance. Each value with an instance has a small cell, which holds the value; a reset or registration of the
+    /// factory lets go of the cells at once, and the cells whose instance a scope reset, `pop()` or expiry dropped go
+    /// when new values arrive. Every resolution takes the factory's lock to find the value's cell, and `P`'s `==`
+    /// and `hash(into:)` run under it, so they must not resolve factories. It needs a scope that keeps instances:
+    /// `cached`, `singleton`, `shared`, or a custom one of those kinds.
     public var scopeOnParameters: ParameterFactory {
         ParameterFactory(box: box.modifiedForScope("scopeOnParameters") { $0.parameterKey = { AnyHashable($0) } })
     }
 }
 
 extension FactoryBox {
+    func withDispose(_ dispose: @escaping (T) -> Void) -> FactoryBox {
+        guard kind == .cached || kind == .singleton else {
+            Report.misuse(declaration, """
+                onDispose needs a scope that keeps its instances strongly (cached, singleton, or a custom one of those \
+                kinds), and this factory's scope is \(scope), so the hook would never run. Give the factory such a \
+                scope, or drop the modifier.
+                """)
+        }
+        return modified { $0.dispose = dispose }
+    }
+
     func withTimeToLive(_ seconds: Double) -> FactoryBox {
         guard seconds > 0, seconds.isFinite else {
             Report.misuse(declaration, "timeToLive(\(seconds)) needs a number of seconds above zero.")
@@ -106,7 +129,8 @@ extension FactoryBox {
         if definition.timeToLive != nil {
             var garbage = Garbage()
             cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)
-            garbage.empty()
+            // An expired instance's dispose hook is no part of this resolution.
+            if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
         }
         if kind == .shared {
             guard let object = cell.withLock({ $0.sharedObject }) else {

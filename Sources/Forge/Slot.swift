@@ -58,8 +58,17 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
     ///
     /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve.
     func cell(for key: AnyHashable) -> Slot {
-        withLock { state in
+        withLockReleasingAfterwards { state, garbage in
             if let cell = state.cells[key] { return cell }
+            if state.cells.count >= state.cellLimit {
+                // Let go of the cells whose instance was dropped (a scope reset, pop(), expiry), keeping those with
+                // one; a weakly held one is loaded to tell, and released after the lock.
+                state.retireCells(keeping: { cell, garbage in
+                    let shared = cell.sharedObject
+                    garbage.append(shared)
+                    return cell.instance != nil || shared != nil
+                }, garbage: &garbage)
+            }
             let cell = Slot.make(registration: nil, dispose: state.dispose)
             state.cells[key] = cell
             return cell
@@ -96,10 +105,15 @@ struct SlotState<P, T>: CreationState {
     let dispose: ((T) -> Void)?
     /// When the instance expires, on the world's clock, for a factory with a time-to-live.
     var expiresAt = Double.infinity
-    /// For a factory that keeps one instance per parameter value, a slot of its own for each value seen: its
-    /// instance and creation. The registration stays in this slot. A cell's lock is taken under this slot's, never
-    /// the other way round.
+    /// For a factory that keeps one instance per parameter value, a slot of its own for each value with an
+    /// instance or a creation under way: its instance and creation. The registration stays in this slot. A cell's
+    /// lock is taken under this slot's, never the other way round.
     var cells: [AnyHashable: Slot<P, T>] = [:]
+    /// How many cells there may be before ``Slot/cell(for:)`` lets go of the empty ones.
+    var cellLimit = 16
+    /// Whether this cell was let go of by its factory's slot: a thread that looked it up before may still use it,
+    /// but nothing it makes is kept in it (``FactoryBox/makeOnce(_:in:registrationFrom:)``).
+    var isRetired = false
 
     init(registration: Registration<P, T>?, dispose: ((T) -> Void)?) {
         self.registration = registration
@@ -115,7 +129,24 @@ struct SlotState<P, T>: CreationState {
         instance = nil
         sharedObject = nil
         expiresAt = .infinity
-        for cell in cells.values { cell.withLock { $0.dropInstance(into: &garbage) } }
+        if !cells.isEmpty { retireCells(keeping: { _, _ in false }, garbage: &garbage) }
+    }
+
+    /// Drops the cells' instances, unless `keeps` says to keep one, and lets go of every cell that then holds
+    /// nothing and has no creation under way. What they held goes in `garbage`.
+    mutating func retireCells(keeping keeps: (inout SlotState, inout Garbage) -> Bool, garbage: inout Garbage) {
+        cells = cells.filter { _, cell in
+            cell.withLock { state in
+                if keeps(&state, &garbage) { return true }
+                state.dropInstance(into: &garbage)
+                // A creation under way ends in this cell; the change that let it go keeps it from being cached.
+                if state.creation.isClaimed { return true }
+                state.isRetired = true
+                garbage.append(cell)
+                return false
+            }
+        }
+        cellLimit = max(16, 2 * cells.count)
     }
 }
 

@@ -113,9 +113,14 @@ enum TraceHook {
         withExtendedLifetime(garbage) {}
     }
 
-    static func send(_ event: ResolutionEvent) {
-        ResolutionThread.current.recording?.record(event)
-        state.withLock { $0.hook }?(event)
+    /// Records `event` for a graph and calls the hook with it. Resolutions the hook makes are not traced: each would
+    /// call the hook again.
+    static func send(_ event: ResolutionEvent, on thread: ResolutionThread) {
+        thread.recording?.record(event)
+        guard let hook = state.withLock({ $0.hook }) else { return }
+        thread.isSendingTrace = true
+        defer { thread.isSendingTrace = false }
+        hook(event)
     }
 }
 
@@ -126,8 +131,13 @@ extension FactoryBox {
     func resolveTraced(_ parameter: P) -> T {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: Slot<P, T>.self)
-        let source = source(for: parameter, in: slot, world: world)
         let thread = ResolutionThread.current
+        if thread.isSendingTrace {  // a resolution the trace hook makes
+            let value = resolve(parameter, in: slot)
+            if DecoratorHook.isActive { DecoratorHook.decorate(value) }
+            return value
+        }
+        let source = source(for: parameter, in: slot, world: world)
         let parent = thread.traced.last
         let depth = thread.traced.count
         let started = forge_monotonic_seconds()
@@ -135,21 +145,21 @@ extension FactoryBox {
         let value = resolve(parameter, in: slot)
         thread.traced.removeLast()
         let duration = forge_monotonic_seconds() - started
-        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
         TraceHook.send(ResolutionEvent(
             factory: declaration, type: "\(T.self)", site: "\(definition.fileID):\(definition.line)",
             scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
-            started: started))
+            started: started), on: thread)
+        // What the decorator resolves is no part of this resolution: it starts trees of its own.
+        if DecoratorHook.isActive { thread.withTraceSuspended { DecoratorHook.decorate(value) } }
         return value
     }
 
     /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
     private func source(for parameter: P, in slot: Slot<P, T>, world: World) -> ResolutionEvent.Source {
         if path == .graph && ResolutionThread.graphInstance(of: self) != nil { return .graph }
-        let holder = definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
-        // A weakly held instance is loaded under the lock and released after it: that may be its last release.
-        let (hasInstance, shared) = holder.withLock { ($0.instance != nil, $0.sharedObject) }
-        if path != .unique && path != .graph && (hasInstance || shared != nil) { return .cache }
+        if path != .unique && path != .graph && holdsLiveInstance(for: parameter, in: slot, world: world) {
+            return .cache
+        }
         if slot.hasRegistration { return .override }
         return hasContexts && hasContext(in: world) ? .context : .new
     }

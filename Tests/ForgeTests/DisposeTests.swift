@@ -1,5 +1,7 @@
 // onDispose: once for each instance a scope lets go of, outside Forge's locks.
+import Dispatch
 import Forge
+import Foundation
 import Testing
 
 /// Which instances were disposed of, in order, by id. Tests run in parallel, so each looks only at ids it made.
@@ -12,14 +14,12 @@ extension Container.Scope {
 
 extension Container {
     fileprivate static let disposable = Factory(scope: .account) { Tracked(id: made.increment()) }
-        .onDispose { disposed.value.append($0.id) }
+        .onDispose { instance in disposed.mutate { $0.append(instance.id) } }
     fileprivate static let disposableSingleton = Factory(scope: .singleton) { Tracked(id: made.increment()) }
-        .onDispose { disposed.value.append($0.id) }
-    fileprivate static let disposableShared = Factory(scope: .shared) { Tracked(id: made.increment()) }
-        .onDispose { disposed.value.append($0.id) }
+        .onDispose { instance in disposed.mutate { $0.append(instance.id) } }
     fileprivate static let disposableNumbered = ParameterFactory<Int, Tracked>(scope: .cached) { _ in
         Tracked(id: made.increment())
-    }.onDispose { disposed.value.append($0.id) }
+    }.onDispose { instance in disposed.mutate { $0.append(instance.id) } }
     /// Its hook resolves and registers, which would deadlock if it ran under a Forge lock.
     fileprivate static let reentrantDisposable = Factory(scope: .cached) { Tracked(id: made.increment()) }
         .onDispose { _ in
@@ -79,16 +79,42 @@ extension Container {
         #expect(ids.allSatisfy { id in disposed.value.filter { $0 == id }.count == 1 })
     }
 
-    @Test("A shared scope never owned its instance: no dispose")
-    func sharedIsNotDisposed() {
-        var id = 0
-        Container.Registrations.isolated {
-            let held = Container.disposableShared()
-            id = held.id
-            Container.Scope.shared.reset()
-            withExtendedLifetime(held) {}
+    @Test("onDispose on a scope that never owns its instances stops where it is declared")
+    func misuse() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Factory(scope: .shared) { Tracked() }.onDispose { _ in }
         }
-        #expect(!disposed.value.contains(id))
+        let message = standardError(result)
+        #expect(message.contains("Forge: Factory<Tracked> (ForgeTests/DisposeTests.swift:"))
+        #expect(message.contains("onDispose needs a scope that keeps its instances strongly"))
+        #expect(message.contains("this factory's scope is shared"))
+    }
+
+    @Test("An instance made while its world changed is its caller's: never kept, never disposed of")
+    func anInstanceNeverKeptIsNotDisposed() {
+        let gate = Gate()
+        let made = Counter()
+        let held = Factory(scope: .cached) { () -> Tracked in
+            gate.pass()
+            return Tracked(id: -1_000 - made.increment())
+        }.onDispose { instance in disposed.mutate { $0.append(instance.id) } }
+        Container.Registrations.isolated {
+            let done = DispatchSemaphore(value: 0)
+            let result = Locked(0)
+            Task {  // inherits the isolated world, unlike a plain thread
+                result.value = held().id
+                done.signal()
+            }
+            gate.waitUntilEntered()
+            Container.Scope.cached.reset()  // the creation under way is not kept
+            gate.release()
+            done.wait()
+            let again = held()
+            #expect(again.id != result.value)
+            Container.Scope.cached.reset()
+            #expect(disposed.value.contains(again.id))
+            #expect(!disposed.value.contains(result.value))
+        }
     }
 
     @Test("The hook runs after the locks: it may resolve and register")

@@ -109,3 +109,60 @@ extension Container {
         #expect(standardError(result).contains("in the isolated world \"the cart test\" (made at ForgeTests/"))
     }
 }
+
+/// What the per-value factory's tryResolve() threw inside its own closure.
+private let caughtInsideAValuesClosure = Locked<ResolutionError?>(nil)
+
+extension Container {
+    fileprivate static let promisedPerValue = ParameterFactory<String, Tracked>.promised(scope: .cached)
+        .scopeOnParameters
+    fileprivate static let promisedExpiring = Factory<Tracked>.promised(scope: .cached).timeToLive(10)
+    fileprivate static let selfResolvingPerValue: ParameterFactory<Int, Tracked> =
+        ParameterFactory<Int, Tracked>(scope: .cached) { n in
+            do throws(ResolutionError) {
+                _ = try selfResolvingPerValue.tryResolve(n)
+            } catch {
+                caughtInsideAValuesClosure.value = error
+            }
+            return Tracked(id: n)
+        }.scopeOnParameters
+}
+
+extension PromisedFactoryTests {
+    @Suite struct TryResolveWithModifiers {
+        @Test("Per value: tryResolve() sees the value's kept instance, and the value's own creation")
+        func perValue() {
+            Container.Registrations.isolated {
+                Container.promisedPerValue.register { _ in Tracked(id: 1) }
+                let kept = Container.promisedPerValue("a")
+                Container.promisedPerValue.reset(.registration)
+                #expect((try? Container.promisedPerValue.tryResolve("a")) === kept)
+                #expect(throws: ResolutionError.self) { try Container.promisedPerValue.tryResolve("b") }
+            }
+        }
+
+        @Test("Per value, a cycle is found from the value's own creation, with cycle detection off too")
+        func perValueCycle() async {
+            await #expect(processExitsWith: .success) {
+                // In a process of its own: the switch is global. The claim on the value's cell tells, without the
+                // chain.
+                Container.Diagnostics.detectsCycles = false
+                _ = Container.selfResolvingPerValue(7)
+                precondition(caughtInsideAValuesClosure.value?.kind == .circularDependency)
+            }
+        }
+
+        @Test("An expired instance does not fulfil a promise")
+        func expired() {
+            let now = Locked(0.0)
+            Container.Registrations.isolated(runContext: .init(now: { now.value })) {
+                Container.promisedExpiring.register { Tracked() }
+                _ = Container.promisedExpiring()
+                Container.promisedExpiring.reset(.registration)
+                #expect((try? Container.promisedExpiring.tryResolve()) != nil)
+                now.value = 10
+                #expect(throws: ResolutionError.self) { try Container.promisedExpiring.tryResolve() }
+            }
+        }
+    }
+}

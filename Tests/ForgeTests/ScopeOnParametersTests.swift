@@ -12,7 +12,7 @@ private let aliceGate = Locked(Gate())
 extension Container {
     fileprivate static let repository = ParameterFactory<String, Tracked>(scope: .cached) { _ in
         Tracked(id: made.increment())
-    }.scopeOnParameters.onDispose { disposed.value.append($0.id) }
+    }.scopeOnParameters.onDispose { instance in disposed.mutate { $0.append(instance.id) } }
     fileprivate static let firstRepository = ParameterFactory<String, Tracked>(scope: .cached) { _ in
         Tracked(id: made.increment())
     }
@@ -109,4 +109,57 @@ extension Container {
         #expect(message.contains("Forge: ParameterFactory<Int, Tracked> (ForgeTests/ScopeOnParametersTests.swift:"))
         #expect(message.contains("scopeOnParameters needs a scope that keeps its instances"))
     }
+}
+
+/// A parameter value that is an object, so that a test can see when the factory lets go of it.
+final class Key: Hashable, Sendable {
+    let n: Int
+    init(_ n: Int) { self.n = n }
+    static func == (a: Key, b: Key) -> Bool { a.n == b.n }
+    func hash(into hasher: inout Hasher) { hasher.combine(n) }
+}
+
+extension Container {
+    fileprivate static let keyed = ParameterFactory<Key, Tracked>(scope: .cached) { Tracked(id: $0.n) }
+        .scopeOnParameters
+}
+
+extension ScopeOnParametersTests {
+    @Suite struct Cells {
+        /// Resolves a value for each of `count` new keys and returns weak references to the keys.
+        private func resolveNewKeys(_ count: Int, from start: Int) -> [WeakBox] {
+            (start..<start + count).map { n in
+                let key = Key(n)
+                _ = Container.keyed(key)
+                return WeakBox(key)
+            }
+        }
+
+        @Test("A reset of the factory lets go of every value's cell, and so of the values")
+        func factoryResetFreesCells() {
+            Container.Registrations.isolated {
+                let keys = resolveNewKeys(20, from: 0)
+                #expect(keys.allSatisfy { $0.object != nil })  // the cells hold the keys
+                Container.keyed.reset(.scope)
+                #expect(keys.allSatisfy { $0.object == nil })
+            }
+        }
+
+        @Test("After a scope reset, the empty cells go as new values arrive")
+        func scopeResetCellsGoLater() {
+            Container.Registrations.isolated {
+                let first = resolveNewKeys(20, from: 0)
+                Container.Scope.cached.reset()
+                _ = resolveNewKeys(20, from: 100)
+                #expect(first.allSatisfy { $0.object == nil })
+                #expect(Container.keyed(Key(100)).id == 100)
+            }
+        }
+    }
+
+}
+
+final class WeakBox {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
 }

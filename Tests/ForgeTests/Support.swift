@@ -79,9 +79,15 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 
     init(_ value: Value) { stored = value }
 
+    /// The value. Setting it replaces it whole: to change part of it from several threads, use ``mutate(_:)``.
     var value: Value {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+
+    /// Changes the value under the lock, so that changes from several threads all land.
+    func mutate(_ change: (inout Value) -> Void) {
+        lock.withLock { change(&stored) }
     }
 }
 

@@ -16,7 +16,7 @@ private let disposed = Locked<[Int]>([])
 extension Container {
     fileprivate static let token = Factory(scope: .cached) { Tracked(id: made.increment()) }
         .timeToLive(300)
-        .onDispose { disposed.value.append($0.id) }
+        .onDispose { instance in disposed.mutate { $0.append(instance.id) } }
     fileprivate static let sharedToken = Factory(scope: .shared) { Tracked(id: made.increment()) }.timeToLive(10)
     fileprivate static let perUserToken = ParameterFactory<String, Tracked>(scope: .cached) { _ in
         Tracked(id: made.increment())

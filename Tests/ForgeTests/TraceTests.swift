@@ -1,4 +1,4 @@
-// The trace: a ResolutionEvent for each resolution; the tree printer; dependency graphs.
+// The trace: a ResolutionEvent for each resolution, and the tree printer.
 import Forge
 import Testing
 
@@ -18,6 +18,9 @@ extension Container {
     fileprivate static let tracedBranch = Factory { TracedBranch([tracedLeaf(), tracedGraphLeaf(), tracedGraphLeaf()]) }
     fileprivate static let tracedOverride = Factory { TracedLeaf() }
     fileprivate static let tracedContext = Factory { TracedLeaf() }.onArg("--traced") { TracedLeaf() }
+    fileprivate static let expiringTraced = Factory(scope: .cached) { TracedLeaf() }
+        .timeToLive(5)
+        .onDispose { _ in _ = Container.tracedOverride() }
 }
 
 /// The events of this file's factories, recorded by a trace hook; other suites resolve meanwhile.
@@ -26,7 +29,7 @@ private let recorded = Locked<[ResolutionEvent]>([])
 private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
     recorded.value = []
     Container.Diagnostics.trace = { event in
-        if event.site.hasPrefix("ForgeTests/TraceTests.swift") { recorded.value.append(event) }
+        if event.site.hasPrefix("ForgeTests/TraceTests.swift") { recorded.mutate { $0.append(event) } }
     }
     defer { Container.Diagnostics.trace = nil }
     body()
@@ -63,8 +66,33 @@ private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
         #expect(events.firstIndex { $0.type == "TracedBranch" }! > events.firstIndex { $0.depth == 1 }!)
     }
 
+    @Test("A hook that resolves is not traced again: no recursion")
+    func aHookThatResolves() {
+        let sent = Counter()
+        Container.Diagnostics.trace = { event in
+            guard event.site.hasPrefix("ForgeTests/TraceTests.swift") else { return }
+            sent.increment()
+            _ = Container.tracedOverride()
+        }
+        defer { Container.Diagnostics.trace = nil }
+        Container.Registrations.isolated { _ = Container.tracedLeaf() }
+        #expect(sent.value == 1)
+    }
+
+    @Test("An expired instance's dispose hook is no part of the resolution that found it expired")
+    func disposeOnExpiryIsItsOwnTree() {
+        let now = Locked(0.0)
+        let graph = Container.Registrations.isolated(runContext: .init(now: { now.value })) {
+            _ = Container.expiringTraced()
+            now.value = 10
+            return Container.Diagnostics.graph { _ = Container.expiringTraced() }
+        }
+        #expect(graph.edges.isEmpty)  // the hook's resolution of tracedOverride is a tree of its own
+        #expect(graph.nodes.count == 2)
+    }
+
     @Test func nothingIsSentWithoutAHook() {
-        Container.Diagnostics.trace = { event in recorded.value.append(event) }
+        Container.Diagnostics.trace = { event in recorded.mutate { $0.append(event) } }
         Container.Diagnostics.trace = nil
         recorded.value = []
         Container.Registrations.isolated { _ = Container.tracedBranch() }
@@ -85,46 +113,5 @@ private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
         #expect(lines.first?.contains(" unique: new in ") == true)
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  Factory<TracedLeaf> (ForgeTests/TraceTests.swift:") })
         #expect(lines.last?.contains(" graph: graph in ") == true)
-    }
-}
-
-@Suite struct DependencyGraphTests {
-    @Test("graph { } records who resolved whom, and draws it")
-    func graph() {
-        let graph = Container.Registrations.isolated {
-            Container.Diagnostics.graph { _ = Container.tracedBranch() }
-        }
-        #expect(graph.nodes.map(\.type) == ["TracedBranch", "TracedLeaf", "TracedLeaf"])
-        #expect(graph.nodes.map(\.scope) == ["unique", "traceSession", "graph"])
-        #expect(graph.edges.count == 2)
-        #expect(graph.edges.allSatisfy { $0.from == graph.nodes[0] })
-        #expect(graph.mermaid == """
-            graph TD
-                n0["TracedBranch<br/>unique"]
-                n1["TracedLeaf<br/>traceSession"]
-                n2["TracedLeaf<br/>graph"]
-                n0 --> n1
-                n0 --> n2
-
-            """)
-        #expect(graph.dot.contains("n0 [label=\"TracedBranch\\nunique\"];"))
-        #expect(graph.dot.contains("n0 -> n2;"))
-    }
-
-    @Test("Only the recording thread's resolutions, and only while recording")
-    func onlyWhileRecording() {
-        Container.Registrations.isolated {
-            _ = Container.tracedBranch()
-            let graph = Container.Diagnostics.graph { _ = Container.tracedLeaf() }
-            #expect(graph.nodes.map(\.type) == ["TracedLeaf"])
-            #expect(graph.edges.isEmpty)
-        }
-    }
-
-    @Test("Types that Mermaid would read as markup are escaped")
-    func escaping() {
-        let optional = Factory<TracedLeaf?> { nil }
-        let graph = Container.Diagnostics.graph { _ = optional() }
-        #expect(graph.mermaid.contains("[\"Optional#60;TracedLeaf#62;<br/>unique\"]"))
     }
 }
