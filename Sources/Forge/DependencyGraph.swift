@@ -18,9 +18,9 @@ extension SharedContainer.Diagnostics {
         let thread = ResolutionThread.current
         let enclosing = thread.recording
         thread.recording = recording
-        TraceHook.change { $0.recordings += 1 }
+        TraceHook.change { state, _ in state.recordings += 1 }
         defer {
-            TraceHook.change { $0.recordings -= 1 }
+            TraceHook.change { state, _ in state.recordings -= 1 }
             thread.recording = enclosing
         }
         try body()

@@ -31,10 +31,10 @@ enum Report {
         fatalError(ResolutionError.circularDependency(chain, in: World.current).description)
     }
 
-    /// Stops the process: the factory declared as `declaration` is promised, and nothing is registered for it in
-    /// the current world.
-    static func promiseNotFulfilled(declaration: String) -> Never {
-        fatalError(ResolutionError.promiseNotFulfilled(declaration: declaration, in: World.current).description)
+    /// Stops the process: the factory declared as `declaration`, at `site`, is promised, and nothing is registered
+    /// for it in the current world.
+    static func promiseNotFulfilled(_ declaration: String, _ site: String) -> Never {
+        fatalError(ResolutionError.promiseNotFulfilled(declaration, site, in: World.current).description)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.

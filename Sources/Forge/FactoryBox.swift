@@ -87,7 +87,9 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
 
     init(_ definition: FactoryDefinition<P, T>) {
         self.definition = definition
-        self.closure = definition.closure ?? { _ in Report.promiseNotFulfilled(declaration: definition.declaration) }
+        self.closure = definition.closure ?? { _ in
+            Report.promiseNotFulfilled(definition.declaration, definition.site)
+        }
         self.hasContexts = !definition.contexts.isEmpty
         self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind

@@ -30,8 +30,11 @@ struct FactoryDefinition<P, T> {
     /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
     var declaration: String {
         let types = P.self == Void.self ? "\(T.self)" : "\(P.self), \(T.self)"
-        return "\(typeName)<\(types)> (\(fileID):\(line))"
+        return "\(typeName)<\(types)> (\(site))"
     }
+
+    /// Where the factory was declared, e.g. `App/Container+API.swift:12`.
+    var site: String { "\(fileID):\(line)" }
 
     /// Adds `context`, replacing one with the same condition, and keeps the contexts in order of precedence.
     mutating func add(_ context: FactoryContext<P, T>) {

@@ -17,23 +17,28 @@ extension FactoryBox {
     func checkResolvable(_ parameter: P) throws(ResolutionError) {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: Slot<P, T>.self)
-        let holder = definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
+        let holder = keeper(for: parameter, in: slot)
         let chain = CycleDetection.chain
         let isMakingIt = holder.withLock { $0.creation.isClaimedByCurrentThread }
         if chain.contains(where: { $0 === self }) || isMakingIt {
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
-        if isPromised && !slot.hasRegistration && !holdsLiveInstance(for: parameter, in: slot, world: world)
+        if isPromised && !slot.hasRegistration && !holdsLiveInstance(in: holder, world: world)
             && !hasContext(in: world)
         {
-            throw ResolutionError.promiseNotFulfilled(declaration: declaration, in: world)
+            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
         }
     }
 
-    /// Whether the scope keeps an instance for `parameter` that a resolution now would return: alive, and not
-    /// expired.
-    func holdsLiveInstance(for parameter: P, in slot: Slot<P, T>, world: World) -> Bool {
-        let holder = definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
+    /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
+    /// ``ParameterFactory/scopeOnParameters``, else `slot` itself.
+    func keeper(for parameter: P, in slot: Slot<P, T>) -> Slot<P, T> {
+        definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
+    }
+
+    /// Whether `holder` (from ``keeper(for:in:)``) keeps an instance that a resolution now would return: alive, and
+    /// not expired.
+    func holdsLiveInstance(in holder: Slot<P, T>, world: World) -> Bool {
         let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
         // A weakly held instance is loaded under the lock and released after it: that may be its last release.
         let (hasStrongInstance, shared, expiresAt) = holder.withLock {

@@ -30,8 +30,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// The whole message: what happened, where, and what to do.
     public let description: String
 
-    static func promiseNotFulfilled(declaration: String, in world: World) -> ResolutionError {
-        let site = declaration.split(separator: " (").last.map { "(" + $0 } ?? ""
+    static func promiseNotFulfilled(_ declaration: String, _ site: String, in world: World) -> ResolutionError {
         return ResolutionError(kind: .promiseNotFulfilled, factory: declaration, chain: [], world: world.description,
                                description: """
             Forge: \(declaration) is promised, and nothing is registered for it in \(world.description). A promised \
@@ -40,7 +39,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 
                 extension Container: @retroactive AutoRegistering {
                     public static func registerAllServices() {
-                        <the factory declared at \(site)>.register { /* make one */ }
+                        <the factory declared at (\(site))>.register { /* make one */ }
                     }
                 }
 

@@ -125,7 +125,7 @@ extension FactoryBox {
     /// parameter value's cell or the slot itself, after dropping an instance that expired.
     @usableFromInline
     func resolveModified(_ parameter: P, in slot: Slot<P, T>) -> T {
-        let cell = definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
+        let cell = keeper(for: parameter, in: slot)
         if definition.timeToLive != nil {
             var garbage = Garbage()
             cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)

@@ -66,8 +66,8 @@ extension SharedContainer.Diagnostics {
     public static var trace: (@Sendable (ResolutionEvent) -> Void)? {
         get { TraceHook.state.withLock { $0.hook } }
         set {
-            TraceHook.change { state in
-                state.garbage = state.hook  // released after the lock: what it captured may resolve
+            TraceHook.change { state, garbage in
+                garbage.append(state.hook)  // released after the lock: what it captured may resolve
                 state.hook = newValue
             }
         }
@@ -91,8 +91,6 @@ enum TraceHook {
     struct State {
         var hook: (@Sendable (ResolutionEvent) -> Void)?
         var recordings = 0
-        /// What a change let go of, released after the lock.
-        var garbage: Any?
         var isActive: Bool { hook != nil || recordings > 0 }
     }
 
@@ -101,16 +99,14 @@ enum TraceHook {
     /// Whether resolutions are traced: a hook is set or a graph is being recorded.
     @usableFromInline static var isActive: Bool { ResolutionFlags.current & ResolutionFlags.tracing != 0 }
 
-    /// Changes the state and keeps the flag in step with it.
-    static func change(_ body: (inout State) -> Void) {
-        let garbage: Any? = state.withLock { state in
+    /// Changes the state and keeps the flag in step with it; what `body` puts in the garbage is released after the
+    /// lock.
+    static func change(_ body: (inout State, inout Garbage) -> Void) {
+        state.withLockReleasingAfterwards { state, garbage in
             let wasActive = state.isActive
-            body(&state)
+            body(&state, &garbage)
             if state.isActive != wasActive { ResolutionFlags.add((state.isActive ? 1 : -1) * ResolutionFlags.tracing) }
-            defer { state.garbage = nil }
-            return state.garbage
         }
-        withExtendedLifetime(garbage) {}
     }
 
     /// Records `event` for a graph and calls the hook with it. Resolutions the hook makes are not traced: each would
@@ -146,7 +142,7 @@ extension FactoryBox {
         thread.traced.removeLast()
         let duration = forge_monotonic_seconds() - started
         TraceHook.send(ResolutionEvent(
-            factory: declaration, type: "\(T.self)", site: "\(definition.fileID):\(definition.line)",
+            factory: declaration, type: "\(T.self)", site: definition.site,
             scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
             started: started), on: thread)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
@@ -157,7 +153,7 @@ extension FactoryBox {
     /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
     private func source(for parameter: P, in slot: Slot<P, T>, world: World) -> ResolutionEvent.Source {
         if path == .graph && ResolutionThread.graphInstance(of: self) != nil { return .graph }
-        if path != .unique && path != .graph && holdsLiveInstance(for: parameter, in: slot, world: world) {
+        if path != .unique && path != .graph && holdsLiveInstance(in: keeper(for: parameter, in: slot), world: world) {
             return .cache
         }
         if slot.hasRegistration { return .override }

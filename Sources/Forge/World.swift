@@ -81,13 +81,7 @@ final class World: Sendable {
 
     deinit {
         guard !isGlobal else { return }
-        // The world's scopes let go of their instances: `onDispose` hooks run, after the lock.
-        state.withLockReleasingAfterwards { state, garbage in
-            for entry in state.cached.values {
-                for slot in entry.slots.values { _ = slot.dropInstance(cachedAfter: 0, garbage: &garbage) }
-            }
-            state.cached = [:]
-        }
+        resetScopes { _ in true }  // the world's scopes let go of their instances: `onDispose` hooks run
         ResolutionFlags.add(-ResolutionFlags.oneIsolatedWorld)
     }
 
