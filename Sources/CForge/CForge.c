@@ -35,14 +35,9 @@ static void forge_forked_child(void);
 // MARK: Threads
 
 _Thread_local forge_thread_state forge_thread = { 0, 0 };
-static _Thread_local char threadIdentity;
 static _Thread_local void *threadObject = NULL;
 static _Thread_local void (*threadObjectRelease)(void *) = NULL;
 static pthread_key_t threadObjectKey;
-
-uint32_t forge_fork_generation(void) { return __c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED); }
-
-uintptr_t forge_thread_id(void) { return (uintptr_t)&threadIdentity; }
 
 void *forge_thread_object(void) { return threadObject; }
 

@@ -53,9 +53,10 @@ static inline void forge_cycle_detection_store(intptr_t value) {
 /// Initializes a lock word to unlocked. A lock is a 32-bit word at a stable address that nothing else touches.
 void forge_lock_init(uint32_t *_Nonnull word);
 
-#if defined(__linux__)
-/// The fork generation (see `forge_fork_generation`), for the lock's fast path.
+/// The fork generation (see `forge_fork_generation`).
 extern _Atomic(uint32_t) forge_fork_generation_value;
+
+#if defined(__linux__)
 /// The lock's slow path: waits while another thread holds it.
 void forge_lock_wait(_Atomic(uint32_t) *_Nonnull word, uint32_t mine);
 /// The lock's slow path: wakes a waiter.
@@ -112,10 +113,9 @@ void forge_park_wake_all(void);
 
 /// Counts the `fork()`s between the process's first ancestor and this process: a thread that recorded another
 /// generation lived in an ancestor, and is gone here.
-uint32_t forge_fork_generation(void);
-
-/// An address unique to the calling thread while it lives.
-uintptr_t forge_thread_id(void);
+static inline uint32_t forge_fork_generation(void) {
+    return __c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED);
+}
 
 /// How many factory closures are running on this thread, and whether the graph scope holds instances for its
 /// current top-level resolution. Plain values: nothing to free when the thread exits.
@@ -125,6 +125,10 @@ typedef struct {
 } forge_thread_state;
 
 extern _Thread_local forge_thread_state forge_thread;
+
+/// An address unique to the calling thread while it lives: its `forge_thread`'s. Inline, like
+/// `forge_fork_generation`: a creation's claim ran 12 fewer instructions (callgrind, Benchmarks/README.md).
+static inline uintptr_t forge_thread_id(void) { return (uintptr_t)&forge_thread; }
 
 /// One more factory closure runs on this thread; returns the new depth.
 static inline intptr_t forge_depth_enter(void) { return ++forge_thread.depth; }
