@@ -62,22 +62,22 @@ extension Factory {
     /// (``onArg(_:_:)``), a preview (``onPreview(_:)``), a test run (``onTest(_:)``), a debug build
     /// (``onDebug(_:)``); else the factory's own closure. What they check is the current world's
     /// ``SharedContainer/RunContext``: a test run is an `.xctest` program or one XCTest's environment marks.
-    public func onTest(_ factory: @escaping () -> T) -> Factory { adding(.test, factory) }
+    public func onTest(_ factory: @escaping @Sendable () -> T) -> Factory { adding(.test, factory) }
 
     /// In a debug build, makes instances with `factory` instead of the factory's own closure. See ``onTest(_:)``.
-    public func onDebug(_ factory: @escaping () -> T) -> Factory { adding(.debug, factory) }
+    public func onDebug(_ factory: @escaping @Sendable () -> T) -> Factory { adding(.debug, factory) }
 
     /// In an Xcode preview (`XCODE_RUNNING_FOR_PREVIEWS` is `1`), makes instances with `factory` instead of the
     /// factory's own closure. See ``onTest(_:)``.
-    public func onPreview(_ factory: @escaping () -> T) -> Factory { adding(.preview, factory) }
+    public func onPreview(_ factory: @escaping @Sendable () -> T) -> Factory { adding(.preview, factory) }
 
     /// When the program was launched with `argument`, such as `--offline`, makes instances with `factory` instead
     /// of the factory's own closure. See ``onTest(_:)``.
-    public func onArg(_ argument: String, _ factory: @escaping () -> T) -> Factory {
+    public func onArg(_ argument: String, _ factory: @escaping @Sendable () -> T) -> Factory {
         adding(.argument(argument), factory)
     }
 
-    private func adding(_ condition: FactoryContext<Void, T>.Condition, _ factory: @escaping () -> T) -> Factory {
+    private func adding(_ condition: FactoryContext<Void, T>.Condition, _ factory: @escaping @Sendable () -> T) -> Factory {
         Factory(box: box.modified { $0.add(FactoryContext(condition: condition) { _ in factory() }) })
     }
 }
@@ -85,20 +85,20 @@ extension Factory {
 extension ParameterFactory {
     /// In a test run, makes instances with `factory` instead of the factory's own closure. See
     /// ``Factory/onTest(_:)``.
-    public func onTest(_ factory: @escaping (P) -> T) -> ParameterFactory { adding(.test, factory) }
+    public func onTest(_ factory: @escaping @Sendable (P) -> T) -> ParameterFactory { adding(.test, factory) }
 
     /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onDebug(_ factory: @escaping (P) -> T) -> ParameterFactory { adding(.debug, factory) }
+    public func onDebug(_ factory: @escaping @Sendable (P) -> T) -> ParameterFactory { adding(.debug, factory) }
 
     /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onPreview(_ factory: @escaping (P) -> T) -> ParameterFactory { adding(.preview, factory) }
+    public func onPreview(_ factory: @escaping @Sendable (P) -> T) -> ParameterFactory { adding(.preview, factory) }
 
     /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onArg(_ argument: String, _ factory: @escaping (P) -> T) -> ParameterFactory {
+    public func onArg(_ argument: String, _ factory: @escaping @Sendable (P) -> T) -> ParameterFactory {
         adding(.argument(argument), factory)
     }
 
-    private func adding(_ condition: FactoryContext<P, T>.Condition, _ factory: @escaping (P) -> T)
+    private func adding(_ condition: FactoryContext<P, T>.Condition, _ factory: @escaping @Sendable (P) -> T)
         -> ParameterFactory
     {
         ParameterFactory(box: box.modified { $0.add(FactoryContext(condition: condition, make: factory)) })

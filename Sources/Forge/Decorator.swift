@@ -10,7 +10,7 @@ extension SharedContainer {
     /// It is global: isolated worlds share it. While it is `nil`, resolutions pay nothing for it.
     public enum Decorator {
         /// The hook, or `nil` for none. It runs on the resolving thread, outside every lock Forge holds.
-        public static var decorate: ((Any) -> Void)? {
+        public static var decorate: (@Sendable (Any) -> Void)? {
             get { DecoratorHook.hook.withLock { $0 } }
             set {
                 // The old hook is released after the lock: what it captured may resolve.
@@ -28,7 +28,7 @@ extension SharedContainer {
 /// Where the decorator hook is kept.
 @usableFromInline
 enum DecoratorHook {
-    static let hook = Locked<((Any) -> Void)?>(nil)
+    static let hook = Locked<(@Sendable (Any) -> Void)?>(nil)
 
     /// Whether a hook is set: resolutions call ``decorate(_:)`` only then.
     @usableFromInline static var isActive: Bool { ResolutionFlags.current & ResolutionFlags.decoratorSet != 0 }

@@ -31,7 +31,7 @@ public struct Factory<T>: Sendable {
     ///   - factory: Makes an instance. It may resolve other factories.
     public init(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping () -> T
+        factory: @escaping @Sendable () -> T
     ) {
         box = FactoryBox(FactoryDefinition(typeName: "Factory", scope: scope, fileID: fileID, line: line) { _ in
             factory()
@@ -90,7 +90,7 @@ public struct Factory<T>: Sendable {
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
-    public func register(factory: @escaping () -> T) {
+    public func register(factory: @escaping @Sendable () -> T) {
         let registration = Registration<Void, T> { _ in factory() }
         World.current.register(registration, for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
     }

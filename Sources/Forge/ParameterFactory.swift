@@ -26,7 +26,7 @@ public struct ParameterFactory<P, T>: Sendable {
     ///   - factory: Makes an instance from the parameter.
     public init(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping (P) -> T
+        factory: @escaping @Sendable (P) -> T
     ) {
         box = FactoryBox(FactoryDefinition(
             typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: factory))
@@ -57,7 +57,7 @@ public struct ParameterFactory<P, T>: Sendable {
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
-    public func register(factory: @escaping (P) -> T) {
+    public func register(factory: @escaping @Sendable (P) -> T) {
         World.current.register(Registration(factory), for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
     }
 

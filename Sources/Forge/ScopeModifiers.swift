@@ -26,14 +26,14 @@ extension Factory {
     /// It needs a scope that keeps its instances strongly: `cached`, `singleton`, or a custom one of those kinds. On
     /// `unique` and `graph`, which keep none, and on `shared`, which never owns its instances, declaring it stops the
     /// process with a message. A singleton is not disposed of when the process exits.
-    public func onDispose(_ dispose: @escaping (T) -> Void) -> Factory {
+    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> Factory {
         Factory(box: box.withDispose(dispose))
     }
 }
 
 extension ParameterFactory {
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
-    public func onDispose(_ dispose: @escaping (T) -> Void) -> ParameterFactory {
+    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> ParameterFactory {
         ParameterFactory(box: box.withDispose(dispose))
     }
 }

@@ -11,7 +11,7 @@ extension Container {
 }
 
 /// Resolves in its deinit, as a mock that logs through a resolved logger does.
-private final class ResolvesWhenReleased {
+private final class ResolvesWhenReleased: Sendable {
     deinit { _ = Container.resolvedByDeinits() }
 }
 

@@ -3,7 +3,7 @@ import Forge
 import Testing
 
 protocol HTTPClient: AnyObject {}
-final class LiveHTTPClient: HTTPClient {}
+final class LiveHTTPClient: HTTPClient, Sendable {}
 
 /// What the self-resolving factory's tryResolve() threw, read by the test after the resolution.
 private let caughtInsideItsOwnClosure = Locked<ResolutionError?>(nil)

@@ -26,7 +26,7 @@ final class MockGreeting: Greeting {
 }
 
 /// A class whose instances count themselves, so tests can tell instances apart and see when they die.
-final class Tracked {
+final class Tracked: Sendable {
     let id: Int
     let onDeinit: (@Sendable () -> Void)?
     init(id: Int = 0, onDeinit: (@Sendable () -> Void)? = nil) {

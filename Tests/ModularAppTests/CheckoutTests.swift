@@ -21,7 +21,7 @@ final class PlainFormatter: PriceFormatter {
 
 @Suite(.isolatedRegistrations) struct CheckoutTests {
     @Test func totalsAndOrdersThroughTheMocks() {
-        let http = MockHTTPClient()
+        nonisolated(unsafe) let http = MockHTTPClient()  // the test owns it; see "Concurrency" in the README
         Container.httpClient.register { http }
         CheckoutContainer.priceFormatter.register { PlainFormatter() }
         let checkout = CheckoutContainer.viewModel()
