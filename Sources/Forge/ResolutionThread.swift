@@ -27,6 +27,8 @@ final class ResolutionThread {
     @exclusivity(unchecked) private var graphInstances: [AnyObject] = []
     /// While tracing, the factories whose traced resolutions run on this thread, outermost first.
     var traced: [String] = []
+    /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
+    var tracedInside: AsyncResolution?
     /// ``SharedContainer/Diagnostics/printTree``'s events of the current top-level resolution.
     var printed: [ResolutionEvent] = []
     /// The dependency graph this thread records, inside ``SharedContainer/Diagnostics/graph(_:)``.
@@ -40,11 +42,14 @@ final class ResolutionThread {
     func withTraceSuspended<R>(_ body: () -> R) -> R {
         var traced: [String] = []
         var printed: [ResolutionEvent] = []
+        var inside: AsyncResolution?
         swap(&traced, &self.traced)
         swap(&printed, &self.printed)
+        swap(&inside, &self.tracedInside)
         defer {
             swap(&traced, &self.traced)
             swap(&printed, &self.printed)
+            swap(&inside, &self.tracedInside)
         }
         return body()
     }

@@ -38,6 +38,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     public let parent: String?
     /// When the resolution started, in seconds on a monotonic clock.
     public let started: Double
+    /// The top-level async resolution this one belongs to, whose tasks may run on several threads; `nil` for a
+    /// resolution that nests on one thread. ``SharedContainer/Diagnostics/printTree`` groups by it.
+    var tree: AsyncGraph? = nil
 
     /// `Factory<APIClient> (App/Container.swift:12) singleton: new in 0.012 ms`.
     public var description: String {
@@ -134,8 +137,13 @@ extension FactoryBox {
             return value
         }
         let source = source(for: parameter, in: slot, world: world)
-        let parent = thread.traced.last
-        let depth = thread.traced.count
+        // Inside an async factory's closure, the resolutions on this thread nest in that async resolution's tree.
+        let isOutermost = thread.traced.isEmpty
+        if isOutermost { thread.tracedInside = AsyncResolution.current }
+        defer { if isOutermost { thread.tracedInside = nil } }
+        let enclosing = thread.tracedInside
+        let parent = thread.traced.last ?? enclosing?.chain.last?.declaration
+        let depth = thread.traced.count + (enclosing?.chain.count ?? 0)
         let started = forge_monotonic_seconds()
         thread.traced.append(declaration)
         let value = resolve(parameter, in: slot)
@@ -144,7 +152,7 @@ extension FactoryBox {
         TraceHook.send(ResolutionEvent(
             factory: declaration, type: "\(T.self)", site: definition.site,
             scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
-            started: started), on: thread)
+            started: started, tree: enclosing?.graph), on: thread)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
         if DecoratorHook.isActive { thread.withTraceSuspended { DecoratorHook.decorate(value) } }
         return value
@@ -161,15 +169,28 @@ extension FactoryBox {
     }
 }
 
-/// Collects the events of each top-level resolution on a thread, and prints them as a tree when it returns.
+/// Collects the events of each top-level resolution, and prints them as a tree when it returns: by thread, or, for
+/// async resolutions, whose nested resolutions may run on other threads, by their top-level resolution.
 enum TreePrinter {
+    private static let trees = Locked<[ObjectIdentifier: [ResolutionEvent]]>([:])
+
     static func receive(_ event: ResolutionEvent) {
-        let thread = ResolutionThread.current
-        thread.printed.append(event)
-        guard event.depth == 0 else { return }
-        let events = thread.printed.sorted { ($0.started, $0.depth) < ($1.started, $1.depth) }
-        thread.printed = []
-        let tree = events.map { String(repeating: "  ", count: $0.depth) + $0.description }.joined(separator: "\n")
+        let events: [ResolutionEvent]
+        if let tree = event.tree {
+            guard let complete = trees.withLock({ trees -> [ResolutionEvent]? in
+                trees[ObjectIdentifier(tree), default: []].append(event)
+                return event.depth == 0 ? trees.removeValue(forKey: ObjectIdentifier(tree)) : nil
+            }) else { return }
+            events = complete
+        } else {
+            let thread = ResolutionThread.current
+            thread.printed.append(event)
+            guard event.depth == 0 else { return }
+            events = thread.printed
+            thread.printed = []
+        }
+        let sorted = events.sorted { ($0.started, $0.depth) < ($1.started, $1.depth) }
+        let tree = sorted.map { String(repeating: "  ", count: $0.depth) + $0.description }.joined(separator: "\n")
         Report.write(tree + "\n")
     }
 }

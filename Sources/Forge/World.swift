@@ -240,20 +240,29 @@ final class World: Sendable {
     /// kept anything) unless the world changed since `epoch`.
     func publish<P, T>(_ slot: Slot<P, T>, in scope: SharedContainer.Scope, startedAt epoch: Int,
                        store: (inout SlotState<P, T>) -> Bool) {
-        let wake = state.withLock { state in
-            let unchanged = epoch == self.epoch
-            let (kept, wake) = slot.withLock { slotState in
+        let wake = publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
+            slot.withLock { slotState in
                 let kept = unchanged && store(&slotState)
-                if kept { slotState.sequence = state.sequence + 1 }
+                if kept { slotState.sequence = sequence }
                 return (kept, slotState.creation.finish(of: ObjectIdentifier(slot)))
             }
+        }
+        if wake { Parking.wakeAll() }
+    }
+
+    /// Under the world's lock, calls `finish` with whether the world is unchanged since `epoch` and the sequence
+    /// number an instance cached now gets; `finish` ends the creation under the slot's lock and returns whether
+    /// it kept an instance. A slot that did is listed under `scope`. Returns what `finish` returned with it.
+    func publish<R>(_ slot: any AnySlot, in scope: SharedContainer.Scope, startedAt epoch: Int,
+                    finish: (_ unchanged: Bool, _ sequence: UInt64) -> (kept: Bool, R)) -> R {
+        state.withLock { state in
+            let (kept, result) = finish(epoch == self.epoch, state.sequence + 1)
             if kept {
                 state.sequence += 1
                 state.cached[ObjectIdentifier(scope), default: (scope, [:])].slots[ObjectIdentifier(slot)] = slot
             }
-            return wake
+            return result
         }
-        if wake { Parking.wakeAll() }
     }
 
     /// Drops the instances of every scope for which `isIncluded` is true.

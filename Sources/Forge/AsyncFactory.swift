@@ -1,0 +1,167 @@
+// Forge: AsyncFactory and AsyncThrowingFactory, dependencies made by async closures.
+
+/// A dependency whose closure is `async`: a database that opens, a session that restores itself.
+///
+/// ```swift
+/// extension Container {
+///     static let database = AsyncFactory(scope: .singleton) { await Database.open() }
+/// }
+/// let db = await Container.database()
+/// Container.database.register { InMemoryDatabase() }   // tests and previews
+/// ```
+///
+/// Every scope works as it does for ``Factory``. A scope that keeps instances makes one exactly once, however many
+/// tasks resolve it at once: the first starts the creation in a task of its own, and the others await it,
+/// suspended, with no thread blocked. Cancelling one caller does not cancel the creation for the others; a cancelled
+/// caller of this non-throwing form waits for the instance (``AsyncThrowingFactory`` throws instead).
+///
+/// Registrations, `push()`/`pop()`, resets, isolated worlds, contexts (``onTest(_:)`` and the others), the
+/// decorator and the trace work as for ``Factory``, across awaits: the creation runs in the caller's world. A
+/// circular dependency through async factories stops the process with the whole chain, in any build, rather than
+/// awaiting forever. The `graph` scope keeps one instance per top-level async resolution.
+///
+/// `T` must be `Sendable`: the instance is made in one task and handed to others. Synchronous factories cannot
+/// await an async one; resolve it first (at startup, say) and hand the instance on:
+///
+/// ```swift
+/// let db = await Container.database()
+/// Container.repository.register { Repository(db: db) }   // a synchronous Factory from now on
+/// ```
+public struct AsyncFactory<T: Sendable>: Sendable {
+    let box: AsyncFactoryBox<T>
+
+    /// Declares an async factory.
+    ///
+    /// - Parameters:
+    ///   - scope: How long an instance lives; ``SharedContainer/Scope/unique`` when `nil`.
+    ///   - fileID: The declaration site, for messages. Leave the default.
+    ///   - line: The declaration line, for messages. Leave the default.
+    ///   - factory: Makes an instance. It may resolve other factories, async ones with `await`.
+    public init(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable () async -> T
+    ) {
+        box = AsyncFactoryBox(
+            typeName: "AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
+            closure: factory)
+    }
+
+    init(box: AsyncFactoryBox<T>) { self.box = box }
+
+    /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
+    public func callAsFunction() async -> T {
+        do {
+            return try await box.resolve()
+        } catch {
+            // Neither the closures of this form nor its waits throw.
+            preconditionFailure("Forge: \(box.declaration) threw \(error), which its closures cannot.")
+        }
+    }
+
+    /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    public func register(factory: @escaping @Sendable () async -> T) {
+        box.register(factory)
+    }
+
+    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
+    /// ``Factory/reset(_:)``.
+    public func reset(_ options: FactoryResetOptions = .all) {
+        World.current.reset(box, options)
+    }
+
+    /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onTest(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
+        AsyncFactory(box: box.adding(.test, factory))
+    }
+
+    /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onDebug(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
+        AsyncFactory(box: box.adding(.debug, factory))
+    }
+
+    /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onPreview(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
+        AsyncFactory(box: box.adding(.preview, factory))
+    }
+
+    /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onArg(_ argument: String, _ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
+        AsyncFactory(box: box.adding(.argument(argument), factory))
+    }
+}
+
+/// A dependency whose closure is `async` and may throw: the throwing form of ``AsyncFactory``.
+///
+/// ```swift
+/// extension Container {
+///     static let session = AsyncThrowingFactory(scope: .session) { try await Session.restore() }
+/// }
+/// let session = try await Container.session()
+/// ```
+///
+/// It behaves as ``AsyncFactory`` does, and:
+/// - when the closure throws, every caller awaiting that creation gets the error, and nothing is cached: the next
+///   call runs the closure again;
+/// - a caller that is cancelled while it awaits a creation started by another stops waiting and throws
+///   `CancellationError`; the creation goes on for the others, and is cached. (A `unique` factory's closure runs in
+///   the caller's task, and sees the cancellation itself.)
+public struct AsyncThrowingFactory<T: Sendable>: Sendable {
+    let box: AsyncFactoryBox<T>
+
+    /// Declares an async factory whose closure may throw.
+    ///
+    /// - Parameters:
+    ///   - scope: How long an instance lives; ``SharedContainer/Scope/unique`` when `nil`.
+    ///   - fileID: The declaration site, for messages. Leave the default.
+    ///   - line: The declaration line, for messages. Leave the default.
+    ///   - factory: Makes an instance, or throws. It may resolve other factories, async ones with `await`.
+    public init(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable () async throws -> T
+    ) {
+        box = AsyncFactoryBox(
+            typeName: "AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true,
+            closure: factory)
+    }
+
+    init(box: AsyncFactoryBox<T>) { self.box = box }
+
+    /// Resolves the dependency, or throws what its closure threw, or `CancellationError` when the calling task is
+    /// cancelled while it awaits a creation.
+    public func callAsFunction() async throws -> T {
+        try await box.resolve()
+    }
+
+    /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    public func register(factory: @escaping @Sendable () async throws -> T) {
+        box.register(factory)
+    }
+
+    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
+    /// ``Factory/reset(_:)``.
+    public func reset(_ options: FactoryResetOptions = .all) {
+        World.current.reset(box, options)
+    }
+
+    /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onTest(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
+        AsyncThrowingFactory(box: box.adding(.test, factory))
+    }
+
+    /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onDebug(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
+        AsyncThrowingFactory(box: box.adding(.debug, factory))
+    }
+
+    /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onPreview(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
+        AsyncThrowingFactory(box: box.adding(.preview, factory))
+    }
+
+    /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onArg(_ argument: String, _ factory: @escaping @Sendable () async throws -> T)
+        -> AsyncThrowingFactory
+    {
+        AsyncThrowingFactory(box: box.adding(.argument(argument), factory))
+    }
+}

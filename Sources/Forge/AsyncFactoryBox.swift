@@ -1,0 +1,210 @@
+// Forge: the object behind each async factory, and how it resolves.
+internal import CForge
+
+/// The object an ``AsyncFactory`` or ``AsyncThrowingFactory`` holds: its closure, scope, contexts, declaration
+/// site and its slot in the process's world. The async counterpart of ``FactoryBox``.
+///
+/// How a resolution goes (``resolve()``):
+/// - A hit reads the instance under the slot's lock, as a synchronous one does.
+/// - `unique` runs the closure in the caller's task, so that cancelling the caller cancels it.
+/// - `cached`, `singleton` and `shared` (and custom scopes of those kinds) run a miss's closure in a task of its
+///   own, recorded in the slot (``AsyncCreation``), which every caller meanwhile awaits. It notes the world's
+///   epoch first, and publishes the instance through the world, which caches it only if the epoch has not moved.
+/// - `graph` keeps one instance per top-level async resolution, in ``AsyncResolution``.
+final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
+    // @unchecked: every stored property is immutable, or a slot that keeps its state under its own lock.
+    let typeName: StaticString
+    let scope: SharedContainer.Scope
+    let fileID: StaticString
+    let line: UInt
+    let closure: @Sendable () async throws -> T
+    /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
+    let contexts: [(condition: FactoryContext<Void, T>.Condition, make: @Sendable () async throws -> T)]
+    /// Whether a cancelled caller stops waiting for a creation and throws (the throwing form), or waits on.
+    let throwsOnCancellation: Bool
+    let globalSlot: AsyncSlot<T>
+    let isOptional = T.self is any OptionalProtocol.Type
+
+    init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
+         throwsOnCancellation: Bool, closure: @escaping @Sendable () async throws -> T,
+         contexts: [(condition: FactoryContext<Void, T>.Condition, make: @Sendable () async throws -> T)] = []) {
+        self.typeName = typeName
+        self.scope = scope ?? .unique
+        self.fileID = fileID
+        self.line = line
+        self.throwsOnCancellation = throwsOnCancellation
+        self.closure = closure
+        self.contexts = contexts
+        self.globalSlot = AsyncSlot.make(registration: nil)
+    }
+
+    /// A new factory: this one, with `make` for `condition` (replacing one for the same condition).
+    func adding(_ condition: FactoryContext<Void, T>.Condition, _ make: @escaping @Sendable () async throws -> T)
+        -> AsyncFactoryBox
+    {
+        var contexts = contexts.filter { $0.condition != condition }
+        contexts.append((condition, make))
+        contexts.sort { $0.condition.precedence < $1.condition.precedence }  // stable: arguments keep their order
+        return AsyncFactoryBox(typeName: typeName, scope: scope, fileID: fileID, line: line,
+                               throwsOnCancellation: throwsOnCancellation, closure: closure, contexts: contexts)
+    }
+
+    var site: String { "\(fileID):\(line)" }
+    var declaration: String { "\(typeName)<\(T.self)> (\(site))" }
+    var anyGlobalSlot: any AnySlot { globalSlot }
+
+    func makeSlot(registration: AnyObject?) -> any AnySlot {
+        AsyncSlot.make(registration: registration.map { unsafeDowncast($0, to: AsyncRegistration<T>.self) })
+    }
+
+    func register(_ make: @escaping @Sendable () async throws -> T) {
+        World.current.register(AsyncRegistration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
+    }
+
+    // MARK: Resolution
+
+    /// Resolves the factory in the current world: the override if one is registered, else the closure of the
+    /// first context that holds, else the factory's own, through its scope.
+    func resolve() async throws -> T {
+        let world = World.current
+        let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)
+        let value = TraceHook.isActive
+            ? try await resolveTraced(in: slot, world: world) : try await resolve(in: slot, world: world)
+        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
+        return value
+    }
+
+    private func resolve(in slot: AsyncSlot<T>, world: World) async throws -> T {
+        switch scope.kind {
+        case .unique: try await make(in: slot, world: world)
+        case .graph: try await graphInstance(in: slot, world: world)
+        case .cached, .singleton, .shared: try await makeOnce(in: slot, world: world)
+        }
+    }
+
+    /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
+    private func make(in slot: AsyncSlot<T>, world: World) async throws -> T {
+        AsyncResolution.checkCycle(self)
+        let registration = slot.withLock { $0.registration }
+        let context = world.runContext
+        let make = registration?.make ?? contexts.first { $0.condition.holds(in: context) }?.make ?? closure
+        return try await AsyncResolution.making(self, make)
+    }
+
+    /// What a caller of a scope that keeps instances does next.
+    private enum Step {
+        case found(T)
+        case foundShared(AnyObject)
+        case await(AsyncCreation<T>)
+        case start(AsyncCreation<T>, epoch: Int)
+    }
+
+    /// The scope's instance, or the outcome of the one creation that makes it, which this caller starts or joins.
+    private func makeOnce(in slot: AsyncSlot<T>, world: World) async throws -> T {
+        let isShared = scope.kind == .shared
+        while true {
+            let step: Step = slot.withLock { state in
+                if let instance = state.instance { return .found(instance) }
+                if isShared, let object = state.sharedObject { return .foundShared(object) }
+                if let creation = state.creation { return .await(creation) }
+                let creation = AsyncCreation<T>()
+                state.creation = creation
+                return .start(creation, epoch: world.epoch)
+            }
+            switch step {
+            case .found(let instance):
+                return instance
+            case .foundShared(let object):
+                return object as! T  // a class instance this factory made as a T
+            case .await(let creation):
+                AsyncResolution.checkCycle(self)  // its own creation: awaiting it would never end
+                switch try await creation.outcome(cancellable: throwsOnCancellation) {
+                case .kept(let value): return value
+                case .failed(let error): throw error
+                case .notKept: continue  // made before a change, or nil: look again
+                }
+            case .start(let creation, let epoch):
+                AsyncResolution.checkCycle(self)
+                Task { await self.create(creation, in: world, startedAt: epoch) }
+                switch try await creation.outcome(cancellable: throwsOnCancellation) {
+                case .kept(let value), .notKept(let value): return value
+                case .failed(let error): throw error
+                }
+            }
+        }
+    }
+
+    /// Runs the creation `creation` records, publishes its instance, and ends it for every caller.
+    private func create(_ creation: AsyncCreation<T>, in world: World, startedAt epoch: Int) async {
+        let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)  // a slot is not Sendable
+        let result: Result<T, any Error>
+        do { result = .success(try await make(in: slot, world: world)) } catch { result = .failure(error) }
+        // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
+        let object = try? result.get()
+        let shared = scope.kind == .shared ? object.flatMap(classInstance(in:)) : nil
+        let keeps = object != nil && (scope.kind == .shared ? shared != nil : !isNil(object!))
+        let kept = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
+            slot.withLock { state in
+                state.creation = nil
+                guard unchanged && keeps, let object else { return (false, false) }
+                if scope.kind == .shared { state.sharedObject = shared } else { state.instance = object }
+                state.sequence = sequence
+                return (true, true)
+            }
+        }
+        switch result {
+        case .success(let value): creation.finish(kept ? .kept(value) : .notKept(value))
+        case .failure(let error): creation.finish(.failed(error))
+        }
+    }
+
+    /// The instance the current top-level async resolution already made, or a new one it then shares.
+    private func graphInstance(in slot: AsyncSlot<T>, world: World) async throws -> T {
+        guard let enclosing = AsyncResolution.current, !enclosing.chain.isEmpty else {
+            return try await make(in: slot, world: world)  // top level: nothing later in it can ask again
+        }
+        let graph = enclosing.graph
+        if let recorded = graph.instance(of: self) { return recorded as! T }
+        let value = try await make(in: slot, world: world)
+        guard !isNil(value) else { return value }
+        return graph.record(value, of: self) as! T
+    }
+
+    private func isNil(_ value: T) -> Bool {
+        isOptional && (value as? any OptionalProtocol)?.hasWrappedValue == false
+    }
+
+    // MARK: Trace
+
+    private func resolveTraced(in slot: AsyncSlot<T>, world: World) async throws -> T {
+        let thread = ResolutionThread.current
+        if thread.isSendingTrace { return try await resolve(in: slot, world: world) }
+        // A top-level resolution starts a tree that its nested resolutions, in whatever task, join.
+        guard let enclosing = AsyncResolution.current else {
+            let top = AsyncResolution(chain: [], graph: AsyncGraph())
+            return try await AsyncResolution.$current.withValue(top) { try await resolveTraced(in: slot, world: world) }
+        }
+        let source = source(in: slot, enclosing: enclosing)
+        let started = forge_monotonic_seconds()
+        let value = try await resolve(in: slot, world: world)
+        let duration = forge_monotonic_seconds() - started
+        TraceHook.send(ResolutionEvent(
+            factory: declaration, type: "\(T.self)", site: site, scope: scope.description, source: source,
+            duration: duration, depth: enclosing.chain.count, parent: enclosing.chain.last?.declaration,
+            started: started, tree: enclosing.graph), on: ResolutionThread.current)
+        return value
+    }
+
+    /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
+    private func source(in slot: AsyncSlot<T>, enclosing: AsyncResolution) -> ResolutionEvent.Source {
+        if scope.kind == .graph && !enclosing.chain.isEmpty && enclosing.graph.instance(of: self) != nil {
+            return .graph
+        }
+        var garbage = Garbage()
+        defer { garbage.empty() }
+        if scope.kind != .unique && scope.kind != .graph && slot.holdsLiveInstance(garbage: &garbage) { return .cache }
+        if slot.withLock({ $0.registration != nil }) { return .override }
+        let context = World.current.runContext
+        return contexts.contains { $0.condition.holds(in: context) } ? .context : .new
+    }
+}

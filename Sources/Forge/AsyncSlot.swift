@@ -1,0 +1,131 @@
+// Forge: one async factory's state in one world, and the creation its callers await.
+
+/// One async factory's registration, scoped instance and creation under way in one ``World``, under one lock: the
+/// async counterpart of ``Slot``.
+///
+/// A miss starts the creation in a task of its own and records it here (``AsyncCreation``); callers that come
+/// meanwhile await the same creation, suspended, with no thread blocked. The creation publishes through the world
+/// (``World/publish(_:in:startedAt:finish:)``), which caches the instance only if nothing changed meanwhile.
+final class AsyncSlot<T: Sendable>: LockedBuffer<AsyncSlotState<T>>, AnySlot {
+    static func make(registration: AsyncRegistration<T>?) -> AsyncSlot {
+        make(AsyncSlotState(registration: registration))
+    }
+
+    var registration: AnyObject? { withLock { $0.registration } }
+
+    func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage) {
+        let new = registration.map { unsafeDowncast($0, to: AsyncRegistration<T>.self) }
+        withLock { state in
+            garbage.append(state.registration)
+            state.registration = new
+            if !keepingInstance { state.dropInstance(into: &garbage) }
+        }
+    }
+
+    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+        withLock { state in
+            let shared = state.sharedObject  // loaded under the lock, released after it: maybe the last release
+            garbage.append(shared)
+            guard state.sequence > sequence && (state.instance != nil || shared != nil) else { return false }
+            state.dropInstance(into: &garbage)
+            return true
+        }
+    }
+
+    func dropAllInstances(garbage: inout Garbage) {
+        withLock { state in
+            garbage.append(state.sharedObject)
+            state.dropInstance(into: &garbage)
+        }
+    }
+
+    func holdsLiveInstance(garbage: inout Garbage) -> Bool {
+        let (hasInstance, shared) = withLock { ($0.instance != nil, $0.sharedObject) }
+        garbage.append(shared)
+        return hasInstance || shared != nil
+    }
+}
+
+/// What an ``AsyncSlot`` guards.
+struct AsyncSlotState<T: Sendable> {
+    var registration: AsyncRegistration<T>?
+    /// The instance of a `cached` or `singleton` scope.
+    var instance: T?
+    /// The instance of a `shared` scope, held weakly.
+    weak var sharedObject: AnyObject?
+    /// When the instance was cached, in the world's count, so that `pop()` can drop what came after its `push()`.
+    var sequence: UInt64 = 0
+    /// The creation under way, which callers that find no instance await.
+    var creation: AsyncCreation<T>?
+
+    init(registration: AsyncRegistration<T>?) { self.registration = registration }
+
+    mutating func dropInstance(into garbage: inout Garbage) {
+        garbage.append(instance)
+        instance = nil
+        sharedObject = nil
+    }
+}
+
+/// An override of an async factory, made by `register`.
+final class AsyncRegistration<T: Sendable> {
+    let make: @Sendable () async throws -> T
+    init(_ make: @escaping @Sendable () async throws -> T) { self.make = make }
+}
+
+/// A creation under way, which every caller that found no instance awaits: exactly one closure runs, in a task of
+/// its own, so that cancelling one caller does not cancel it for the others.
+final class AsyncCreation<T: Sendable>: Sendable {
+    /// How the creation ended.
+    enum Outcome: Sendable {
+        /// The instance, now cached.
+        case kept(T)
+        /// The instance, not cached: the world changed while it was made (a registration, `pop()`, a reset), or
+        /// it was `nil`. The caller that started the creation takes it; the others look again.
+        case notKept(T)
+        /// What the closure threw. Nothing is cached; every caller gets the error.
+        case failed(any Error)
+    }
+
+    private struct State {
+        var outcome: Outcome?
+        var waiters: [Int: CheckedContinuation<Outcome, any Error>] = [:]
+        var lastWaiter = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Suspends until the creation ends, and returns how. With `cancellable`, a cancelled caller stops waiting
+    /// and throws `CancellationError`; the creation goes on for the others.
+    func outcome(cancellable: Bool) async throws -> Outcome {
+        let id = state.withLock { state in
+            state.lastWaiter += 1
+            return state.lastWaiter
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready: Result<Outcome, any Error>? = state.withLock { state in
+                    if let outcome = state.outcome { return .success(outcome) }
+                    if cancellable && Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            guard cancellable else { return }
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Ends the creation with `outcome` and resumes every caller that awaits it.
+    func finish(_ outcome: Outcome) {
+        let waiters = state.withLock { state in
+            state.outcome = outcome
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        for waiter in waiters.values { waiter.resume(returning: outcome) }
+    }
+}
