@@ -28,7 +28,7 @@
 /// Container.repository.register { Repository(db: db) }   // a synchronous Factory from now on
 /// ```
 public struct AsyncFactory<T: Sendable>: Sendable {
-    let box: AsyncFactoryBox<T>
+    @usableFromInline let box: AsyncFactoryBox<T>
 
     /// Declares an async factory.
     ///
@@ -49,13 +49,10 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     init(box: AsyncFactoryBox<T>) { self.box = box }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
+    @inlinable
     public func callAsFunction() async -> T {
-        do {
-            return try await box.resolve()
-        } catch {
-            // Neither the closures of this form nor its waits throw.
-            preconditionFailure("Forge: \(box.declaration) threw \(error), which its closures cannot.")
-        }
+        if let instance = box.hit() { return instance }
+        return await box.resolveWithoutThrowing()
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
@@ -106,7 +103,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 ///   `CancellationError`; the creation goes on for the others, and is cached. (A `unique` factory's closure runs in
 ///   the caller's task, and sees the cancellation itself.)
 public struct AsyncThrowingFactory<T: Sendable>: Sendable {
-    let box: AsyncFactoryBox<T>
+    @usableFromInline let box: AsyncFactoryBox<T>
 
     /// Declares an async factory whose closure may throw.
     ///
@@ -128,8 +125,10 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 
     /// Resolves the dependency, or throws what its closure threw, or `CancellationError` when the calling task is
     /// cancelled while it awaits a creation.
+    @inlinable
     public func callAsFunction() async throws -> T {
-        try await box.resolve()
+        if let instance = box.hit() { return instance }
+        return try await box.resolve()
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.

@@ -11,6 +11,7 @@ internal import CForge
 ///   own, recorded in the slot (``AsyncCreation``), which every caller meanwhile awaits. It notes the world's
 ///   epoch first, and publishes the instance through the world, which caches it only if the epoch has not moved.
 /// - `graph` keeps one instance per top-level async resolution, in ``AsyncResolution``.
+@usableFromInline
 final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     // @unchecked: every stored property is immutable, or a slot that keeps its state under its own lock.
     let typeName: StaticString
@@ -22,14 +23,17 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     let contexts: [(condition: FactoryContext<Void, T>.Condition, make: @Sendable () async throws -> T)]
     /// Whether a cancelled caller stops waiting for a creation and throws (the throwing form), or waits on.
     let throwsOnCancellation: Bool
-    let globalSlot: AsyncSlot<T>
+    @usableFromInline let globalSlot: AsyncSlot<T>
     let isOptional = T.self is any OptionalProtocol.Type
+    /// Whether the scope keeps its instances strongly: `cached`, `singleton` and custom scopes of those kinds.
+    @usableFromInline let isStored: Bool
 
     init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
          throwsOnCancellation: Bool, closure: @escaping @Sendable () async throws -> T,
          contexts: [(condition: FactoryContext<Void, T>.Condition, make: @Sendable () async throws -> T)] = []) {
         self.typeName = typeName
         self.scope = scope ?? .unique
+        self.isStored = self.scope.kind == .cached || self.scope.kind == .singleton
         self.fileID = fileID
         self.line = line
         self.throwsOnCancellation = throwsOnCancellation
@@ -63,11 +67,37 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
 
     // MARK: Resolution
 
+    /// The kept instance, when the process's world has one and no decorator, trace or isolated world is set:
+    /// found with no await. Inlinable, like ``FactoryBox/resolve(_:)``, so that it is specialized for `T` in the
+    /// caller: unspecialized, reading a `T?` looked up generic metadata, and an async singleton hit took 2,444
+    /// instructions (callgrind, Benchmarks/README.md).
+    @inlinable
+    func hit() -> T? {
+        guard isStored && ResolutionFlags.allClear() else { return nil }
+        return globalSlot.withLock { $0.instance }
+    }
+
+    /// ``resolve()`` for ``AsyncFactory``, whose closures and waits never throw.
+    @usableFromInline
+    func resolveWithoutThrowing() async -> T {
+        do {
+            return try await resolve()
+        } catch {
+            preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
+        }
+    }
+
     /// Resolves the factory in the current world: the override if one is registered, else the closure of the
     /// first context that holds, else the factory's own, through its scope.
+    @usableFromInline
     func resolve() async throws -> T {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)
+        // A hit needs no await: reading it first, synchronously, keeps generic async machinery off the hit path.
+        if isStored && !TraceHook.isActive, let instance = slot.withLock({ $0.instance }) {
+            if DecoratorHook.isActive { DecoratorHook.decorate(instance) }
+            return instance
+        }
         let value = TraceHook.isActive
             ? try await resolveTraced(in: slot, world: world) : try await resolve(in: slot, world: world)
         if DecoratorHook.isActive { DecoratorHook.decorate(value) }

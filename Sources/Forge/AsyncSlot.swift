@@ -6,6 +6,7 @@
 /// A miss starts the creation in a task of its own and records it here (``AsyncCreation``); callers that come
 /// meanwhile await the same creation, suspended, with no thread blocked. The creation publishes through the world
 /// (``World/publish(_:in:startedAt:finish:)``), which caches the instance only if nothing changed meanwhile.
+@usableFromInline
 final class AsyncSlot<T: Sendable>: LockedBuffer<AsyncSlotState<T>>, AnySlot {
     static func make(registration: AsyncRegistration<T>?) -> AsyncSlot {
         make(AsyncSlotState(registration: registration))
@@ -47,10 +48,11 @@ final class AsyncSlot<T: Sendable>: LockedBuffer<AsyncSlotState<T>>, AnySlot {
 }
 
 /// What an ``AsyncSlot`` guards.
+@usableFromInline
 struct AsyncSlotState<T: Sendable> {
     var registration: AsyncRegistration<T>?
     /// The instance of a `cached` or `singleton` scope.
-    var instance: T?
+    @usableFromInline var instance: T?
     /// The instance of a `shared` scope, held weakly.
     weak var sharedObject: AnyObject?
     /// When the instance was cached, in the world's count, so that `pop()` can drop what came after its `push()`.

@@ -3,6 +3,7 @@
 //
 //   swift run -c release --package-path Benchmarks forge-engine-table [rounds [scenario, to profile one]]
 import BlackHole
+import Dispatch
 import Forge
 
 extension Container {
@@ -16,6 +17,8 @@ extension Container {
     /// One graph instance shared by the three dependents the closure makes.
     static let engineTrio = Factory { Trio(engineGraph(), engineGraph(), engineGraph()) }
     static let engineComposite = Factory { Trio(engineUnique(), engineUnique(), engineUnique()) }
+    static let engineAsyncSingleton = AsyncFactory(scope: .singleton) { Service() }
+    static let engineMainActorSingleton = MainActorFactory(scope: .singleton) { Service() }
 }
 
 final class Trio: Sendable {
@@ -75,6 +78,22 @@ func makeScenarios() -> [Scenario] {
         Scenario("@LazyInjected repeated access") { n in for _ in 0..<n { consume(lazyOwner.service) } },
         Scenario("@LazyInjected repeated access, after a set") { n in
             for _ in 0..<n { consume(replacedOwner.service) }
+        },
+        // An async factory's hit, awaited in one task: the loop runs in a task the calling thread waits for.
+        Scenario("async singleton hit") { n in
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                consume(await Container.engineAsyncSingleton())
+                for _ in 0..<n { consume(await Container.engineAsyncSingleton()) }
+                done.signal()
+            }
+            done.wait()
+        },
+        // A main-actor factory's hit, on the main thread, where the single-threaded scenarios run.
+        Scenario("main-actor singleton hit") { n in
+            MainActor.assumeIsolated {
+                for _ in 0..<n { consume(Container.engineMainActorSingleton()) }
+            }
         },
         // The cost of a trace while one is set; while none is, the rows above pay nothing for it.
         Scenario("singleton hit, traced") { n in
