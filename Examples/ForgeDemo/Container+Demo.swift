@@ -16,7 +16,12 @@ extension Container {
 
     static let config = Factory(scope: .singleton) { AppConfig(id: instanceIDs().next("config")) }
 
-    static let sessionStore = Factory(scope: .singleton) { SessionStore() }
+    /// Opens the session store, asynchronously (`SessionStore.open()`). `DemoApp.start()` awaits it once.
+    static let openSessionStore = AsyncFactory(scope: .singleton) { await SessionStore.open() }
+
+    /// The opened store, for the synchronous code that reads the user: `DemoApp.start()` registers what
+    /// `openSessionStore` made. A synchronous factory cannot await an async one, so the app resolves it at startup.
+    static let sessionStore = Factory<SessionStore>.promised(scope: .singleton)
 
     // Session-scoped: made for the logged-in user on first use, dropped at logout.
 

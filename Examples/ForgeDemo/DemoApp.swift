@@ -12,6 +12,14 @@ final class DemoApp {
     /// The instance of each service last shown, to tell "same" from "new".
     private var lastShown: [String: String] = [:]
 
+    /// Opens the session store, asynchronously, hands it to the synchronous `Container.sessionStore`, and returns
+    /// an app ready for commands.
+    static func start() async -> DemoApp {
+        let store = await Container.openSessionStore()
+        Container.sessionStore.register { store }
+        return DemoApp()
+    }
+
     func run(_ line: String) -> [String] {
         let words = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard let command = words.first.map(String.init) else { return [] }

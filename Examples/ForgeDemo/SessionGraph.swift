@@ -7,6 +7,7 @@ extension DemoApp {
     static func sessionGraph() -> DependencyGraph {
         Container.Registrations.isolated(named: "forge-demo --graph") {
             Container.logger.register { SilentLogger(id: Container.instanceIDs().next("logger")) }
+            Container.sessionStore.register { SessionStore() }
             Container.sessionStore().logIn(User(name: "alice"))
             return Container.Diagnostics.graph { _ = Container.cart() }
         }

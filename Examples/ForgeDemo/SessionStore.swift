@@ -4,6 +4,13 @@ import Forge
 final class SessionStore: Sendable {
     private let user = Locked<User?>(nil)
 
+    /// Opens the store. A real app would read the saved session from disk here, asynchronously; this one starts with
+    /// nobody logged in, after a suspension point that stands for that read.
+    static func open() async -> SessionStore {
+        await Task.yield()
+        return SessionStore()
+    }
+
     var currentUser: User? { user.withLock { $0 } }
 
     func logIn(_ newUser: User) {

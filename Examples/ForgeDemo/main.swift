@@ -14,6 +14,6 @@ if CommandLine.arguments.dropFirst().contains("--trace") {
 if CommandLine.arguments.dropFirst().contains("--graph") {
     print(DemoApp.sessionGraph().mermaid, terminator: "")
 } else {
-    let app = DemoApp()
+    let app = await DemoApp.start()
     app.play(StandardInput.pipedLines() ?? Script.lines) { print($0) }
 }

@@ -13,11 +13,23 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
     try Container.Registrations.isolated {
         let logger = RecordingLogger(id: "logger#test")
         Container.logger.register { logger }
+        Container.sessionStore.register { SessionStore() }  // what DemoApp.start() opens, without the await
         try body(DemoApp(), logger)
     }
 }
 
 @Suite struct DemoAppTests {
+    @Test("start() opens the session store asynchronously, once, and hands it to the synchronous factory")
+    func startOpensTheSessionStore() async {
+        await Container.Registrations.isolated {
+            let app = await DemoApp.start()
+            let opened = await Container.openSessionStore()
+            #expect(Container.sessionStore() === opened)
+            #expect(app.run("login alice").first == "logged in as alice")
+            #expect(opened.currentUser?.name == "alice")
+        }
+    }
+
     @Test func loginMakesTheSessionServicesOnce() {
         withApp { app, _ in
             #expect(app.run("login alice").contains("  api#1     new api client"))
@@ -99,6 +111,7 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
         Container.Registrations.isolated(runContext: .init(arguments: ["forge-demo", "--offline"])) {
             let logger = RecordingLogger(id: "logger#test")
             Container.logger.register { logger }
+            Container.sessionStore.register { SessionStore() }
             let app = DemoApp()
             _ = app.run("login alice")
             #expect(Container.api() is OfflineAPIClient)
