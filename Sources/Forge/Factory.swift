@@ -18,7 +18,11 @@
 /// A factory is `Sendable` whatever `T` is, so that it can be a `static let` in Swift 6. That lets plain,
 /// non-`Sendable` classes be services; sharing one instance of such a class across threads through a cached
 /// scope is then your responsibility, as it is with any global. Use ``sendable(scope:fileID:line:factory:)`` to
-/// have the compiler require `Sendable` instead.
+/// have the compiler require a `Sendable` `T` too.
+///
+/// Its closures are `@Sendable`: Forge calls them on whatever thread resolves the factory, so a closure that
+/// touches an actor's state does not compile, rather than running off that actor. ``MainActorFactory`` makes
+/// instances on the main actor; ``AsyncFactory`` makes them with `async` closures.
 public struct Factory<T>: Sendable {
     @usableFromInline let box: FactoryBox<Void, T>
 
@@ -112,7 +116,8 @@ public struct Factory<T>: Sendable {
 }
 
 extension Factory where T: Sendable {
-    /// Declares a factory whose instances and closures the compiler checks are `Sendable`.
+    /// Declares a factory whose instance type the compiler checks is `Sendable` (its closure, like every
+    /// factory's, is `@Sendable`).
     ///
     /// ```swift
     /// extension Container {
@@ -127,7 +132,8 @@ extension Factory where T: Sendable {
         Factory(scope: scope, fileID: fileID, line: line, factory: factory)
     }
 
-    /// Overrides the factory with a `Sendable` closure; otherwise the same as ``register(factory:)``.
+    /// Overrides the factory; the same as ``register(factory:)``, for a factory declared with
+    /// ``sendable(scope:fileID:line:factory:)``.
     public func registerSendable(factory: @escaping @Sendable () -> T) {
         register(factory: factory)
     }
