@@ -100,7 +100,8 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         }
         let value = TraceHook.isActive
             ? try await resolveTraced(in: slot, world: world) : try await resolve(in: slot, world: world)
-        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
+        // What the decorator resolves is no part of this resolution: it starts trees of its own.
+        if DecoratorHook.isActive { ResolutionThread.current.withTraceSuspended { DecoratorHook.decorate(value) } }
         return value
     }
 
@@ -137,7 +138,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
                 if let instance = state.instance { return .found(instance) }
                 if isShared, let object = state.sharedObject { return .foundShared(object) }
                 if let creation = state.creation { return .await(creation) }
-                let creation = AsyncCreation<T>()
+                let creation = AsyncCreation<T>(of: self)
                 state.creation = creation
                 return .start(creation, epoch: world.epoch)
             }
@@ -147,17 +148,15 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
             case .foundShared(let object):
                 return object as! T  // a class instance this factory made as a T
             case .await(let creation):
-                AsyncResolution.checkCycle(self)  // its own creation: awaiting it would never end
                 switch try await creation.outcome(cancellable: throwsOnCancellation) {
-                case .kept(let value): return value
+                case .made(let value): return value
                 case .failed(let error): throw error
-                case .notKept: continue  // made before a change, or nil: look again
+                case .stale: continue  // made from what a change replaced: look again
                 }
             case .start(let creation, let epoch):
-                AsyncResolution.checkCycle(self)
                 Task { await self.create(creation, in: world, startedAt: epoch) }
                 switch try await creation.outcome(cancellable: throwsOnCancellation) {
-                case .kept(let value), .notKept(let value): return value
+                case .made(let value), .stale(let value): return value
                 case .failed(let error): throw error
                 }
             }
@@ -166,6 +165,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
 
     /// Runs the creation `creation` records, publishes its instance, and ends it for every caller.
     private func create(_ creation: AsyncCreation<T>, in world: World, startedAt epoch: Int) async {
+        creation.start()
         let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)  // a slot is not Sendable
         let result: Result<T, any Error>
         do { result = .success(try await make(in: slot, world: world)) } catch { result = .failure(error) }
@@ -173,24 +173,24 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         let object = try? result.get()
         let shared = scope.kind == .shared ? object.flatMap(classInstance(in:)) : nil
         let keeps = object != nil && (scope.kind == .shared ? shared != nil : !isNil(object!))
-        let kept = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
+        let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             slot.withLock { state in
                 state.creation = nil
-                guard unchanged && keeps, let object else { return (false, false) }
+                guard unchanged && keeps, let object else { return (false, unchanged) }
                 if scope.kind == .shared { state.sharedObject = shared } else { state.instance = object }
                 state.sequence = sequence
                 return (true, true)
             }
         }
         switch result {
-        case .success(let value): creation.finish(kept ? .kept(value) : .notKept(value))
+        case .success(let value): creation.finish(unchanged ? .made(value) : .stale(value))
         case .failure(let error): creation.finish(.failed(error))
         }
     }
 
     /// The instance the current top-level async resolution already made, or a new one it then shares.
     private func graphInstance(in slot: AsyncSlot<T>, world: World) async throws -> T {
-        guard let enclosing = AsyncResolution.current, !enclosing.chain.isEmpty else {
+        guard let enclosing = AsyncResolution.current, enclosing.factory != nil else {
             return try await make(in: slot, world: world)  // top level: nothing later in it can ask again
         }
         let graph = enclosing.graph
@@ -211,8 +211,10 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         if thread.isSendingTrace { return try await resolve(in: slot, world: world) }
         // A top-level resolution starts a tree that its nested resolutions, in whatever task, join.
         guard let enclosing = AsyncResolution.current else {
-            let top = AsyncResolution(chain: [], graph: AsyncGraph())
-            return try await AsyncResolution.$current.withValue(top) { try await resolveTraced(in: slot, world: world) }
+            let root = AsyncResolution(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
+            // A failed resolution sends no event: its tree ends without the root's.
+            defer { TreePrinter.end(root.tree) }
+            return try await AsyncResolution.$current.withValue(root) { try await resolveTraced(in: slot, world: world) }
         }
         let source = source(in: slot, enclosing: enclosing)
         let started = forge_monotonic_seconds()
@@ -221,13 +223,13 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         TraceHook.send(ResolutionEvent(
             factory: declaration, type: "\(T.self)", site: site, scope: scope.description, source: source,
             duration: duration, depth: enclosing.chain.count, parent: enclosing.chain.last?.declaration,
-            started: started, tree: enclosing.graph), on: ResolutionThread.current)
+            started: started, tree: enclosing.tree), on: ResolutionThread.current)
         return value
     }
 
     /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
     private func source(in slot: AsyncSlot<T>, enclosing: AsyncResolution) -> ResolutionEvent.Source {
-        if scope.kind == .graph && !enclosing.chain.isEmpty && enclosing.graph.instance(of: self) != nil {
+        if scope.kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil {
             return .graph
         }
         var garbage = Garbage()

@@ -1,37 +1,106 @@
 // Forge: what an async resolution tracks, following its task across awaits.
 
-/// What a resolution of an async factory tracks while its closure runs: the chain of factories being made and the
-/// `graph` scope's instances. A task-local, so it follows the closure across suspension points and into the tasks
-/// it starts, as ``ResolutionThread`` follows a synchronous closure on its thread.
+/// What a resolution of an async factory tracks while its closure runs: the chain of factories being made, the
+/// `graph` scope's instances and the trace's tree. A task-local, so it follows the closure across suspension points
+/// and into the tasks it starts, as ``ResolutionThread`` follows a synchronous closure on its thread.
 ///
-/// A creation of a cached instance runs in a task of its own, which inherits it: a factory that awaits itself,
-/// directly or through others, finds itself in the chain and stops with the chain, instead of awaiting forever.
+/// Cycles are found two ways, neither of which can report one that is not there:
+/// - a closure that resolves its own factory inline, in the task that runs it (`unique`, `graph`), finds it among
+///   the resolutions of that same task (``checkCycle(_:)``). A task the closure starts inherits the chain, but it
+///   runs beside the closure, not inside it, so the chain is not its own;
+/// - a task that would await a creation finds, through ``AsyncWaits``, whether the task running that creation
+///   awaits, directly or through others, a creation this task runs.
 final class AsyncResolution: Sendable {
-    /// The async factories whose closures are running in this task, outermost first.
-    let chain: [any AnyFactoryBox]
+    /// The factory whose closure this is; `nil` for the root a traced top-level resolution starts.
+    let factory: (any AnyFactoryBox)?
+    let parent: AsyncResolution?
+    /// The task that runs the closure.
+    let task: TaskIdentity
     /// The `graph` scope's instances of the current top-level async resolution.
     let graph: AsyncGraph
+    /// The trace's tree of the current top-level async resolution.
+    let tree: TraceTree
+    /// Set once the closure returned: the task may be gone, and another may take its address.
+    private let finished = AtomicCounter()
 
     /// The current task's, or `nil` outside any async factory's closure.
     @TaskLocal static var current: AsyncResolution?
 
-    init(chain: [any AnyFactoryBox], graph: AsyncGraph) {
-        self.chain = chain
-        self.graph = graph
+    init(factory: (any AnyFactoryBox)?, parent: AsyncResolution?, task: TaskIdentity) {
+        self.factory = factory
+        self.parent = parent
+        self.task = task
+        self.graph = parent?.graph ?? AsyncGraph()
+        self.tree = parent?.tree ?? TraceTree()
     }
 
-    /// Stops the process if `factory`'s closure is already running in this task: resolving it here would await
-    /// itself.
+    /// The factories whose closures enclose this resolution, outermost first, this one's last.
+    var chain: [any AnyFactoryBox] {
+        var chain: [any AnyFactoryBox] = []
+        var node: AsyncResolution? = self
+        while let current = node {
+            if let factory = current.factory { chain.append(factory) }
+            node = current.parent
+        }
+        return chain.reversed()
+    }
+
+    /// Stops the process if `factory`'s closure is already running in the current task, around this call.
     static func checkCycle(_ factory: any AnyFactoryBox) {
-        guard let chain = current?.chain, chain.contains(where: { $0 === factory }) else { return }
-        Report.circularDependency(chain + [factory])
+        guard let current, let task = TaskIdentity.current else { return }
+        var node: AsyncResolution? = current
+        while let resolution = node, resolution.task == task && resolution.finished.value == 0 {
+            if resolution.factory === factory { Report.circularDependency(current.chain + [factory]) }
+            node = resolution.parent
+        }
     }
 
-    /// Runs `body` as `factory`'s closure: in the chain, sharing the enclosing resolution's graph, or starting one.
+    /// Runs `body` as `factory`'s closure, in the current task.
     static func making<R>(_ factory: any AnyFactoryBox, _ body: () async throws -> R) async throws -> R {
-        let enclosing = current
-        let next = AsyncResolution(chain: (enclosing?.chain ?? []) + [factory], graph: enclosing?.graph ?? AsyncGraph())
+        let next = AsyncResolution(factory: factory, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
+        defer { next.finished.store(1) }
         return try await $current.withValue(next, operation: body)
+    }
+}
+
+/// A task, told apart from every other task alive.
+struct TaskIdentity: Hashable, Sendable {
+    private let address: UInt
+    init(_ address: UInt) { self.address = address }
+
+    /// The current task, or `nil` outside any task.
+    static var current: TaskIdentity? {
+        withUnsafeCurrentTask { task in task.map { TaskIdentity(unsafeBitCast($0, to: UInt.self)) } }
+    }
+}
+
+/// Which task awaits which creation, so that a cycle of awaits is found rather than awaited forever: the async
+/// counterpart of ``WaitsFor``. An edge exists while its task awaits; the creation knows which task runs it.
+enum AsyncWaits {
+    private static let edges = Locked<[TaskIdentity: any AnyAsyncCreation]>([:])
+
+    /// Records that `task` awaits `creation`, or returns the factories of the creations on the cycle it would
+    /// close, starting with `creation`'s, when the task running `creation` awaits, directly or through others, a
+    /// creation `task` runs.
+    static func record(_ task: TaskIdentity, awaiting creation: any AnyAsyncCreation) -> [any AnyFactoryBox]? {
+        edges.withLock { edges in
+            var path = [creation.factory]
+            var runner = creation.runner
+            for _ in 0...edges.count {
+                guard let current = runner else { break }
+                if current == task { return path }
+                guard let next = edges[current] else { break }
+                path.append(next.factory)
+                runner = next.runner
+            }
+            edges[task] = creation
+            return nil
+        }
+    }
+
+    /// Removes `task`'s edge: its await ended.
+    static func forget(_ task: TaskIdentity) {
+        edges.withLock { $0[task] = nil }
     }
 }
 

@@ -22,34 +22,11 @@ final class AsyncSlot<T: Sendable>: LockedBuffer<AsyncSlotState<T>>, AnySlot {
             if !keepingInstance { state.dropInstance(into: &garbage) }
         }
     }
-
-    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
-        withLock { state in
-            let shared = state.sharedObject  // loaded under the lock, released after it: maybe the last release
-            garbage.append(shared)
-            guard state.sequence > sequence && (state.instance != nil || shared != nil) else { return false }
-            state.dropInstance(into: &garbage)
-            return true
-        }
-    }
-
-    func dropAllInstances(garbage: inout Garbage) {
-        withLock { state in
-            garbage.append(state.sharedObject)
-            state.dropInstance(into: &garbage)
-        }
-    }
-
-    func holdsLiveInstance(garbage: inout Garbage) -> Bool {
-        let (hasInstance, shared) = withLock { ($0.instance != nil, $0.sharedObject) }
-        garbage.append(shared)
-        return hasInstance || shared != nil
-    }
 }
 
 /// What an ``AsyncSlot`` guards.
 @usableFromInline
-struct AsyncSlotState<T: Sendable> {
+struct AsyncSlotState<T: Sendable>: KeptInstanceState {
     var registration: AsyncRegistration<T>?
     /// The instance of a `cached` or `singleton` scope.
     @usableFromInline var instance: T?
@@ -61,6 +38,8 @@ struct AsyncSlotState<T: Sendable> {
     var creation: AsyncCreation<T>?
 
     init(registration: AsyncRegistration<T>?) { self.registration = registration }
+
+    var hasInstance: Bool { instance != nil }
 
     mutating func dropInstance(into garbage: inout Garbage) {
         garbage.append(instance)
@@ -75,31 +54,63 @@ final class AsyncRegistration<T: Sendable> {
     init(_ make: @escaping @Sendable () async throws -> T) { self.make = make }
 }
 
+/// What ``AsyncWaits`` needs of a creation, whatever it makes.
+protocol AnyAsyncCreation: AnyObject, Sendable {
+    /// The factory whose instance it makes.
+    var factory: any AnyFactoryBox { get }
+    /// The task that runs it: `nil` before that task starts and after the creation ended.
+    var runner: TaskIdentity? { get }
+}
+
 /// A creation under way, which every caller that found no instance awaits: exactly one closure runs, in a task of
 /// its own, so that cancelling one caller does not cancel it for the others.
-final class AsyncCreation<T: Sendable>: Sendable {
+final class AsyncCreation<T: Sendable>: AnyAsyncCreation {
     /// How the creation ended.
     enum Outcome: Sendable {
-        /// The instance, now cached.
-        case kept(T)
-        /// The instance, not cached: the world changed while it was made (a registration, `pop()`, a reset), or
-        /// it was `nil`. The caller that started the creation takes it; the others look again.
-        case notKept(T)
+        /// The instance, for every caller: cached, or (`nil`, or a value type in the `shared` scope) not kept by
+        /// the scope but made with the world as it is.
+        case made(T)
+        /// The instance, made while the world changed (a registration, `pop()`, a reset), so not cached: the caller
+        /// that started the creation takes it, the others look again.
+        case stale(T)
         /// What the closure threw. Nothing is cached; every caller gets the error.
         case failed(any Error)
     }
 
     private struct State {
         var outcome: Outcome?
+        var runner: TaskIdentity?
         var waiters: [Int: CheckedContinuation<Outcome, any Error>] = [:]
         var lastWaiter = 0
     }
 
+    let factory: any AnyFactoryBox
     private let state = Locked(State())
+
+    init(of factory: any AnyFactoryBox) { self.factory = factory }
+
+    var runner: TaskIdentity? { state.withLock { $0.runner } }
+
+    /// Records that the calling task runs the creation.
+    func start() {
+        let task = TaskIdentity.current
+        state.withLock { $0.runner = task }
+    }
 
     /// Suspends until the creation ends, and returns how. With `cancellable`, a cancelled caller stops waiting
     /// and throws `CancellationError`; the creation goes on for the others.
+    ///
+    /// Stops the process, with the chain, when the task running the creation awaits, directly or through others, a
+    /// creation the calling task runs: neither would ever end.
     func outcome(cancellable: Bool) async throws -> Outcome {
+        let task = TaskIdentity.current
+        if let task {
+            if let cycle = AsyncWaits.record(task, awaiting: self) {
+                let chain = AsyncResolution.current?.chain ?? []
+                Report.circularDependency(chain.contains { $0 === cycle[0] } ? chain + [cycle[0]] : chain + cycle)
+            }
+        }
+        defer { if let task { AsyncWaits.forget(task) } }
         let id = state.withLock { state in
             state.lastWaiter += 1
             return state.lastWaiter
@@ -125,6 +136,7 @@ final class AsyncCreation<T: Sendable>: Sendable {
     func finish(_ outcome: Outcome) {
         let waiters = state.withLock { state in
             state.outcome = outcome
+            state.runner = nil  // its task is about to end; another may take its address
             defer { state.waiters = [:] }
             return state.waiters
         }

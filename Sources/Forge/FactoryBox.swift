@@ -43,6 +43,15 @@
 //
 // Instances that a lock section lets go of are released after the lock (`Garbage`), and their `onDispose` hooks
 // run then: a deinit or a hook is user code.
+//
+// Other kinds of factory
+// ======================
+// - `MainActorFactory` is a `FactoryBox` whose closure runs main-actor code (`MainActorBridge`); calling it is
+//   `@MainActor`, so every step above runs on the main thread.
+// - `AsyncFactory` and `AsyncThrowingFactory` have an `AsyncFactoryBox` and `AsyncSlot`s in the same worlds: a hit
+//   as above; a miss starts one creation in a task of its own that every caller awaits (`AsyncCreation`), and
+//   publishes through the same `World.publish`. What `ResolutionThread` tracks per thread, `AsyncResolution`
+//   tracks per task, across awaits.
 
 /// What the untyped parts of Forge, worlds and diagnostics, need of a factory's box.
 protocol AnyFactoryBox: AnyObject, Sendable {

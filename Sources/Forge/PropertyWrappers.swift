@@ -74,8 +74,7 @@ public struct LazyInjected<T> {
     /// Resolves the factory now, after resetting it with `options`, and keeps the instance for every later read,
     /// as assigning it would.
     public func resolve(reset options: FactoryResetOptions = .none) {
-        box.factory.reset(options)
-        box.set(box.factory())
+        box.resolve(reset: options) { $0 }
     }
 }
 
@@ -112,8 +111,7 @@ public struct LazyDependency<T> {
 
     /// Resolves the factory now, after resetting it with `options`, and keeps the instance for every later read.
     public func resolve(reset options: FactoryResetOptions = .none) {
-        box.factory.reset(options)
-        box.set(box.factory())
+        box.resolve(reset: options) { $0 }
     }
 }
 
@@ -162,8 +160,7 @@ public struct WeakLazyInjected<T> {
     /// Resolves the factory now, after resetting it with `options`, and holds the instance weakly for every later
     /// read, as assigning it would.
     public func resolve(reset options: FactoryResetOptions = .none) {
-        box.factory.reset(options)
-        box.set(WeakReference(box.factory()))
+        box.resolve(reset: options, WeakReference.init)
     }
 }
 
@@ -207,6 +204,13 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
             cell.finishCreation { $0.value = value }
             return value
         }
+    }
+
+    /// Resolves the factory now, after resetting it with `options`, and keeps `store` of the instance for every
+    /// later read, as ``set(_:)`` does.
+    func resolve(reset options: FactoryResetOptions, _ store: (T) -> Stored) {
+        factory.reset(options)
+        set(store(factory()))
     }
 
     /// Replaces the value for every later read. Waits while another thread makes the first value.

@@ -29,6 +29,8 @@ final class ResolutionThread {
     var traced: [String] = []
     /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
     var tracedInside: AsyncResolution?
+    /// Whether ``withTraceSuspended(_:)`` runs: resolutions start trees of their own, even inside an async one.
+    private(set) var isTraceSuspended = false
     /// ``SharedContainer/Diagnostics/printTree``'s events of the current top-level resolution.
     var printed: [ResolutionEvent] = []
     /// The dependency graph this thread records, inside ``SharedContainer/Diagnostics/graph(_:)``.
@@ -43,13 +45,16 @@ final class ResolutionThread {
         var traced: [String] = []
         var printed: [ResolutionEvent] = []
         var inside: AsyncResolution?
+        var suspended = true
         swap(&traced, &self.traced)
         swap(&printed, &self.printed)
         swap(&inside, &self.tracedInside)
+        swap(&suspended, &self.isTraceSuspended)
         defer {
             swap(&traced, &self.traced)
             swap(&printed, &self.printed)
             swap(&inside, &self.tracedInside)
+            swap(&suspended, &self.isTraceSuspended)
         }
         return body()
     }

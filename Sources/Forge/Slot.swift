@@ -35,25 +35,6 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
         }
     }
 
-    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
-        withLock { state in
-            // A weak reference loaded under the lock is released after it: that release may be the last one.
-            let shared = state.sharedObject
-            garbage.append(shared)
-            guard state.sequence > sequence && (state.instance != nil || shared != nil) else { return false }
-            state.dropInstance(into: &garbage)
-            return true
-        }
-    }
-
-    /// Drops the instance, and each parameter value's: a `reset(.scope)` of the factory.
-    func dropAllInstances(garbage: inout Garbage) {
-        withLock { state in
-            garbage.append(state.sharedObject)  // loaded under the lock, released after it
-            state.dropInstance(into: &garbage)
-        }
-    }
-
     /// The slot of the instance kept for the parameter value `key`, made on first use.
     ///
     /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve.
@@ -82,16 +63,11 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
         }
     }
 
-    func holdsLiveInstance(garbage: inout Garbage) -> Bool {
-        let (hasInstance, shared) = withLock { ($0.instance != nil, $0.sharedObject) }
-        garbage.append(shared)
-        return hasInstance || shared != nil
-    }
 }
 
 /// What a ``Slot`` guards.
 @usableFromInline
-struct SlotState<P, T>: CreationState {
+struct SlotState<P, T>: CreationState, KeptInstanceState {
     /// The override made by `register`, or `nil` for the factory's own closure.
     @usableFromInline var registration: Registration<P, T>?
     /// The instance of a `cached` or `singleton` scope.
@@ -120,6 +96,8 @@ struct SlotState<P, T>: CreationState {
         self.dispose = dispose
     }
 
+    var hasInstance: Bool { instance != nil }
+
     /// Lets go of the instance: `garbage` releases it, or disposes of it, after the lock. A weakly held instance is
     /// only forgotten: the scope never owned it.
     mutating func dropInstance(into garbage: inout Garbage) {
@@ -147,6 +125,46 @@ struct SlotState<P, T>: CreationState {
             }
         }
         cellLimit = max(16, 2 * cells.count)
+    }
+}
+
+/// The state of a slot that keeps an instance: a ``SlotState`` or an ``AsyncSlotState``.
+protocol KeptInstanceState {
+    var hasInstance: Bool { get }
+    /// The instance of a `shared` scope, held weakly.
+    var sharedObject: AnyObject? { get }
+    /// When the instance was cached, in the world's count.
+    var sequence: UInt64 { get }
+    /// Lets go of the instance: `garbage` releases it, or disposes of it, after the lock.
+    mutating func dropInstance(into garbage: inout Garbage)
+}
+
+extension LockedBuffer where State: KeptInstanceState {
+    /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
+    final func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+        withLock { state in
+            // A weak reference loaded under the lock is released after it: that release may be the last one.
+            let shared = state.sharedObject
+            garbage.append(shared)
+            guard state.sequence > sequence && (state.hasInstance || shared != nil) else { return false }
+            state.dropInstance(into: &garbage)
+            return true
+        }
+    }
+
+    /// Drops the instance, and a parameter value's, into `garbage`: a `reset(.scope)` of the factory.
+    final func dropAllInstances(garbage: inout Garbage) {
+        withLock { state in
+            garbage.append(state.sharedObject)  // loaded under the lock, released after it
+            state.dropInstance(into: &garbage)
+        }
+    }
+
+    /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
+    final func holdsLiveInstance(garbage: inout Garbage) -> Bool {
+        let (hasInstance, shared) = withLock { ($0.hasInstance, $0.sharedObject) }
+        garbage.append(shared)
+        return hasInstance || shared != nil
     }
 }
 

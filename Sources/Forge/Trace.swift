@@ -40,7 +40,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     public let started: Double
     /// The top-level async resolution this one belongs to, whose tasks may run on several threads; `nil` for a
     /// resolution that nests on one thread. ``SharedContainer/Diagnostics/printTree`` groups by it.
-    var tree: AsyncGraph? = nil
+    var tree: TraceTree? = nil
 
     /// `Factory<APIClient> (App/Container.swift:12) singleton: new in 0.012 ms`.
     public var description: String {
@@ -139,7 +139,7 @@ extension FactoryBox {
         let source = source(for: parameter, in: slot, world: world)
         // Inside an async factory's closure, the resolutions on this thread nest in that async resolution's tree.
         let isOutermost = thread.traced.isEmpty
-        if isOutermost { thread.tracedInside = AsyncResolution.current }
+        if isOutermost { thread.tracedInside = thread.isTraceSuspended ? nil : AsyncResolution.current }
         defer { if isOutermost { thread.tracedInside = nil } }
         let enclosing = thread.tracedInside
         let parent = thread.traced.last ?? enclosing?.chain.last?.declaration
@@ -152,7 +152,7 @@ extension FactoryBox {
         TraceHook.send(ResolutionEvent(
             factory: declaration, type: "\(T.self)", site: definition.site,
             scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
-            started: started, tree: enclosing?.graph), on: thread)
+            started: started, tree: enclosing?.tree), on: thread)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
         if DecoratorHook.isActive { thread.withTraceSuspended { DecoratorHook.decorate(value) } }
         return value
@@ -169,26 +169,46 @@ extension FactoryBox {
     }
 }
 
-/// Collects the events of each top-level resolution, and prints them as a tree when it returns: by thread, or, for
-/// async resolutions, whose nested resolutions may run on other threads, by their top-level resolution.
-enum TreePrinter {
-    private static let trees = Locked<[ObjectIdentifier: [ResolutionEvent]]>([:])
+/// The events of one top-level async resolution, whose nested resolutions may run on other threads, for
+/// ``TreePrinter``.
+final class TraceTree: Sendable {
+    /// The events received so far, until the tree is printed; then `nil`, and a late one prints alone.
+    let events = Locked<[ResolutionEvent]?>([])
+}
 
+/// Collects the events of each top-level resolution, and prints them as a tree when it returns: by thread, or, for
+/// async resolutions, by their top-level resolution's ``TraceTree``.
+enum TreePrinter {
     static func receive(_ event: ResolutionEvent) {
-        let events: [ResolutionEvent]
         if let tree = event.tree {
-            guard let complete = trees.withLock({ trees -> [ResolutionEvent]? in
-                trees[ObjectIdentifier(tree), default: []].append(event)
-                return event.depth == 0 ? trees.removeValue(forKey: ObjectIdentifier(tree)) : nil
-            }) else { return }
-            events = complete
-        } else {
-            let thread = ResolutionThread.current
-            thread.printed.append(event)
-            guard event.depth == 0 else { return }
-            events = thread.printed
-            thread.printed = []
+            let events = tree.events.withLock { events -> [ResolutionEvent]? in
+                guard events != nil else { return [event] }  // the tree was printed: this one came late
+                events!.append(event)
+                guard event.depth == 0 else { return nil }
+                defer { events = nil }
+                return events
+            }
+            if let events { print(events) }
+            return
         }
+        let thread = ResolutionThread.current
+        thread.printed.append(event)
+        guard event.depth == 0 else { return }
+        let events = thread.printed
+        thread.printed = []
+        print(events)
+    }
+
+    /// Prints what `tree` holds, if it was not printed: its top-level resolution failed, and sent no event.
+    static func end(_ tree: TraceTree) {
+        let events = tree.events.withLock { events in
+            defer { events = nil }
+            return events
+        }
+        if let events, !events.isEmpty { print(events) }
+    }
+
+    private static func print(_ events: [ResolutionEvent]) {
         let sorted = events.sorted { ($0.started, $0.depth) < ($1.started, $1.depth) }
         let tree = sorted.map { String(repeating: "  ", count: $0.depth) + $0.description }.joined(separator: "\n")
         Report.write(tree + "\n")

@@ -338,3 +338,82 @@ extension GlobalStateTests {
         }
     }
 }
+
+// MARK: Cycles across tasks, tasks a closure starts, and a failed traced resolution (found in review)
+
+private let crossGate = AsyncGate()
+private let spawnedGate = AsyncGate()
+private let spawned = Locked<Task<Database, Never>?>(nil)
+private let graphLeafDied = Counter()
+private struct Boom: Error {}
+
+extension Container {
+    fileprivate static let crossA: AsyncFactory<Database> = AsyncFactory(scope: .cached) {
+        await crossGate.wait()
+        _ = await crossB()
+        return Database("a")
+    }
+    fileprivate static let crossB: AsyncFactory<Database> = AsyncFactory(scope: .cached) {
+        await crossGate.wait()
+        _ = await crossA()
+        return Database("b")
+    }
+    /// Starts a task that resolves this same factory, and does not await it.
+    fileprivate static let warmer: AsyncFactory<Database> = AsyncFactory(scope: .cached) {
+        spawned.mutate { $0 = Task { await spawnedGate.wait(); return await warmer() } }
+        await crossGate.wait()
+        return Database("warm")
+    }
+    fileprivate static let graphLeaf = AsyncFactory(scope: .graph) {
+        Tracked(id: 5, onDeinit: { graphLeafDied.increment() })
+    }
+    fileprivate static let failingTop = AsyncThrowingFactory<Database> {
+        _ = await graphLeaf()
+        throw Boom()
+    }
+}
+
+@Suite struct AsyncCycleAcrossTasksTests {
+    @Test("Two tasks that each start one of two factories that await each other stop with the cycle")
+    func aCycleAcrossTwoTasks() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            // A watchdog, not a timing: if the cycle were missed, both would await forever and this exits 0.
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 20)
+                exit(0)
+            }
+            async let a = Container.crossA()
+            async let b = Container.crossB()
+            await crossGate.awaitArrivals(2)  // both creations run, so each will await the other's
+            await crossGate.open()
+            _ = await (a, b)
+        }
+        let message = standardError(result)
+        #expect(message.contains("circular dependency"))
+        #expect(message.contains("AsyncFactory<Database> (ForgeTests/AsyncFactoryTests.swift:"))
+    }
+
+    @Test("A task that a closure starts and does not await may resolve the same factory: no false cycle")
+    func aTaskAClosureStarts() async {
+        await #expect(processExitsWith: .success) {
+            let made = Task { await Container.warmer() }
+            await spawnedGate.awaitArrivals(1)  // the started task is about to await the creation under way
+            await spawnedGate.open()
+            for _ in 0..<20 { await Task.yield() }
+            await crossGate.open()
+            let first = await made.value
+            let second = await spawned.value!.value
+            precondition(first === second, "both callers get the one cached instance")
+        }
+    }
+
+    @Test("A traced async resolution that throws prints what it resolved and keeps nothing alive")
+    func aFailedTracedResolution() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.trace = Container.Diagnostics.printTree
+            _ = try? await Container.failingTop()
+            precondition(graphLeafDied.value == 1, "the failed resolution's graph instance was let go")
+        }
+        #expect(standardError(result).contains("AsyncFactory<Tracked>"))
+    }
+}
