@@ -20,7 +20,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     let line: UInt
     let closure: @Sendable () async throws -> T
     /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
-    let contexts: [(condition: FactoryContext<Void, T>.Condition, make: @Sendable () async throws -> T)]
+    let contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)]
     /// Whether a cancelled caller stops waiting for a creation and throws (the throwing form), or waits on.
     let throwsOnCancellation: Bool
     @usableFromInline let globalSlot: AsyncSlot<T>
@@ -30,7 +30,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
 
     init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
          throwsOnCancellation: Bool, closure: @escaping @Sendable () async throws -> T,
-         contexts: [(condition: FactoryContext<Void, T>.Condition, make: @Sendable () async throws -> T)] = []) {
+         contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)] = []) {
         self.typeName = typeName
         self.scope = scope ?? .unique
         self.isStored = self.scope.kind == .cached || self.scope.kind == .singleton
@@ -43,14 +43,10 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// A new factory: this one, with `make` for `condition` (replacing one for the same condition).
-    func adding(_ condition: FactoryContext<Void, T>.Condition, _ make: @escaping @Sendable () async throws -> T)
-        -> AsyncFactoryBox
-    {
-        var contexts = contexts.filter { $0.condition != condition }
-        contexts.append((condition, make))
-        contexts.sort { $0.condition.precedence < $1.condition.precedence }  // stable: arguments keep their order
-        return AsyncFactoryBox(typeName: typeName, scope: scope, fileID: fileID, line: line,
-                               throwsOnCancellation: throwsOnCancellation, closure: closure, contexts: contexts)
+    func adding(_ condition: ContextCondition, _ make: @escaping @Sendable () async throws -> T) -> AsyncFactoryBox {
+        AsyncFactoryBox(typeName: typeName, scope: scope, fileID: fileID, line: line,
+                        throwsOnCancellation: throwsOnCancellation, closure: closure,
+                        contexts: ContextCondition.adding((condition, make), to: contexts) { $0.condition })
     }
 
     var site: String { "\(fileID):\(line)" }
@@ -172,7 +168,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
         let object = try? result.get()
         let shared = scope.kind == .shared ? object.flatMap(classInstance(in:)) : nil
-        let keeps = object != nil && (scope.kind == .shared ? shared != nil : !isNil(object!))
+        let keeps = object.map { scope.kind == .shared ? shared != nil : !(isOptional && isNil($0)) } ?? false
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             slot.withLock { state in
                 state.creation = nil
@@ -196,12 +192,8 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded as! T }
         let value = try await make(in: slot, world: world)
-        guard !isNil(value) else { return value }
+        guard !(isOptional && isNil(value)) else { return value }
         return graph.record(value, of: self) as! T
-    }
-
-    private func isNil(_ value: T) -> Bool {
-        isOptional && (value as? any OptionalProtocol)?.hasWrappedValue == false
     }
 
     // MARK: Trace
@@ -216,7 +208,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
             defer { TreePrinter.end(root.tree) }
             return try await AsyncResolution.$current.withValue(root) { try await resolveTraced(in: slot, world: world) }
         }
-        let source = source(in: slot, enclosing: enclosing)
+        let source = source(in: slot, world: world, enclosing: enclosing)
         let started = forge_monotonic_seconds()
         let value = try await resolve(in: slot, world: world)
         let duration = forge_monotonic_seconds() - started
@@ -228,7 +220,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
-    private func source(in slot: AsyncSlot<T>, enclosing: AsyncResolution) -> ResolutionEvent.Source {
+    private func source(in slot: AsyncSlot<T>, world: World, enclosing: AsyncResolution) -> ResolutionEvent.Source {
         if scope.kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil {
             return .graph
         }
@@ -236,7 +228,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         defer { garbage.empty() }
         if scope.kind != .unique && scope.kind != .graph && slot.holdsLiveInstance(garbage: &garbage) { return .cache }
         if slot.withLock({ $0.registration != nil }) { return .override }
-        let context = World.current.runContext
+        let context = world.runContext
         return contexts.contains { $0.condition.holds(in: context) } ? .context : .new
     }
 }

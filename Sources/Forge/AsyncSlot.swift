@@ -104,11 +104,9 @@ final class AsyncCreation<T: Sendable>: AnyAsyncCreation {
     /// creation the calling task runs: neither would ever end.
     func outcome(cancellable: Bool) async throws -> Outcome {
         let task = TaskIdentity.current
-        if let task {
-            if let cycle = AsyncWaits.record(task, awaiting: self) {
-                let chain = AsyncResolution.current?.chain ?? []
-                Report.circularDependency(chain.contains { $0 === cycle[0] } ? chain + [cycle[0]] : chain + cycle)
-            }
+        if let task, let cycle = AsyncWaits.record(task, awaiting: self) {
+            let chain = AsyncResolution.current?.chain ?? []
+            Report.circularDependency(chain.contains { $0 === cycle[0] } ? chain + [cycle[0]] : chain + cycle)
         }
         defer { if let task { AsyncWaits.forget(task) } }
         let id = state.withLock { state in

@@ -13,6 +13,11 @@ func classInstance(in value: Any) -> AnyObject? {
     return type(of: unwrapped) is AnyObject.Type ? unwrapped as AnyObject : nil
 }
 
+/// Whether `value` is an optional that holds nothing: `nil` is never cached.
+func isNil(_ value: Any) -> Bool {
+    (value as? any OptionalProtocol)?.hasWrappedValue == false
+}
+
 /// An `Optional` whose wrapped type is not known, as Factory 1.x declared it: some apps use it to unwrap an `Any`.
 ///
 /// ```swift

@@ -1,32 +1,44 @@
 // Forge: closures that replace a factory's own in a test run, a preview, a debug build or with a launch argument.
 
-/// A closure that replaces a factory's own when its condition holds in the current world's
-/// ``SharedContainer/RunContext``.
-struct FactoryContext<P, T> {
-    enum Condition: Equatable {
-        case argument(String), preview, test, debug
+/// When a context's closure replaces a factory's own: in the current world's ``SharedContainer/RunContext``.
+enum ContextCondition: Equatable {
+    case argument(String), preview, test, debug
 
-        /// Lower wins: a launch argument, then a preview, then a test run, then a debug build.
-        var precedence: Int {
-            switch self {
-            case .argument: 0
-            case .preview: 1
-            case .test: 2
-            case .debug: 3
-            }
-        }
-
-        func holds(in context: SharedContainer.RunContext) -> Bool {
-            switch self {
-            case .argument(let argument): context.hasArgument(argument)
-            case .preview: context.isPreview
-            case .test: context.isTest
-            case .debug: context.isDebugBuild
-            }
+    /// Lower wins: a launch argument, then a preview, then a test run, then a debug build.
+    var precedence: Int {
+        switch self {
+        case .argument: 0
+        case .preview: 1
+        case .test: 2
+        case .debug: 3
         }
     }
 
-    let condition: Condition
+    func holds(in context: SharedContainer.RunContext) -> Bool {
+        switch self {
+        case .argument(let argument): context.hasArgument(argument)
+        case .preview: context.isPreview
+        case .test: context.isTest
+        case .debug: context.isDebugBuild
+        }
+    }
+
+    /// `contexts` with `context` added, replacing one with the same condition, in order of precedence: the first
+    /// that holds wins.
+    static func adding<Context>(_ context: Context, to contexts: [Context], condition: (Context) -> ContextCondition)
+        -> [Context]
+    {
+        var contexts = contexts.filter { condition($0) != condition(context) }
+        contexts.append(context)
+        contexts.sort { condition($0).precedence < condition($1).precedence }  // stable: arguments keep their order
+        return contexts
+    }
+}
+
+/// A closure that replaces a factory's own when its condition holds in the current world's
+/// ``SharedContainer/RunContext``.
+struct FactoryContext<P, T> {
+    let condition: ContextCondition
     let make: (P) -> T
 }
 
@@ -77,7 +89,7 @@ extension Factory {
         adding(.argument(argument), factory)
     }
 
-    private func adding(_ condition: FactoryContext<Void, T>.Condition, _ factory: @escaping @Sendable () -> T) -> Factory {
+    private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable () -> T) -> Factory {
         Factory(box: box.modified { $0.add(FactoryContext(condition: condition) { _ in factory() }) })
     }
 }
@@ -98,7 +110,7 @@ extension ParameterFactory {
         adding(.argument(argument), factory)
     }
 
-    private func adding(_ condition: FactoryContext<P, T>.Condition, _ factory: @escaping @Sendable (P) -> T)
+    private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable (P) -> T)
         -> ParameterFactory
     {
         ParameterFactory(box: box.modified { $0.add(FactoryContext(condition: condition, make: factory)) })

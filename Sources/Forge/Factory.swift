@@ -95,8 +95,7 @@ public struct Factory<T>: Sendable {
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () -> T) {
-        let registration = Registration<Void, T> { _ in factory() }
-        World.current.register(registration, for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
+        box.register { _ in factory() }
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.

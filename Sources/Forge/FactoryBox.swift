@@ -120,6 +120,11 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
 
     var anyGlobalSlot: any AnySlot { globalSlot }
 
+    /// Overrides the factory with `make` in the current world; from `registerAllServices()`, as its baseline.
+    func register(_ make: @escaping (P) -> T) {
+        World.current.register(Registration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
+    }
+
     func makeSlot(registration: AnyObject?) -> any AnySlot {
         Slot.make(registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) },
                   dispose: definition.dispose)

@@ -38,8 +38,6 @@ struct FactoryDefinition<P, T> {
 
     /// Adds `context`, replacing one with the same condition, and keeps the contexts in order of precedence.
     mutating func add(_ context: FactoryContext<P, T>) {
-        contexts.removeAll { $0.condition == context.condition }
-        contexts.append(context)
-        contexts.sort { $0.condition.precedence < $1.condition.precedence }  // stable: arguments keep their order
+        contexts = ContextCondition.adding(context, to: contexts) { $0.condition }
     }
 }

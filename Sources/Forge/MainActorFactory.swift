@@ -48,8 +48,7 @@ public struct MainActorFactory<T>: Sendable {
 
     /// Overrides the factory's closure, and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @MainActor () -> T) {
-        let registration = Registration<Void, T> { _ in MainActorBridge.run(factory) }
-        World.current.register(registration, for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
+        box.register { _ in MainActorBridge.run(factory) }
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See

@@ -58,7 +58,7 @@ public struct ParameterFactory<P, T>: Sendable {
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable (P) -> T) {
-        World.current.register(Registration(factory), for: box, asBaseline: AutoRegistration.isRunningOnThisThread)
+        box.register(factory)
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.

@@ -126,7 +126,7 @@ extension FactoryBox {
 
     @usableFromInline
     func isNil(_ value: T) -> Bool {
-        isOptional && (value as? any OptionalProtocol)?.hasWrappedValue == false
+        isOptional && Forge.isNil(value)
     }
 }
 
