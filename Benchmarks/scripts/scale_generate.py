@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Writes the generated package behind `Benchmarks/scale.sh`: Forge, Swinject and swift-dependencies at app scale.
+
+    scale_generate.py OUT_DIR FORGE_PATH
+
+OUT_DIR gets a complete Swift package (it lives under Benchmarks/.build, which git ignores):
+
+- `<Lib>Flat<N>`, N = 1,000 and 10,000: N service types and one declaration each (a Forge singleton `Factory`, a
+  Swinject `.container` registration, a swift-dependencies `DependencyKey`), with `declareAll` and `resolveAll`.
+- `<Lib>Graph`: a 1,000-factory launch graph. Ten layers of 100 types. The bottom layer's are singletons; every other
+  type is made anew on each resolution (Forge's unique scope, Swinject's `.transient`, a swift-dependencies client
+  whose `make` builds it) from 3 to 5 dependencies: one or two from the layer below (unique, or a singleton for the
+  layer above the bottom), the rest from the bottom layer. `resolveRoots` resolves the 100 types of the top layer.
+- `<Lib>Calls1000`: 1,000 call sites, one resolution each, of the factories of `<Lib>Flat1000`, in another module,
+  as an app's features call its container; `DirectCalls1000` constructs the same 1,000 types instead: the floor.
+- `ScaleKit`: the clock, the sink, and the malloc counters, read from `libMallocCounter.so` when it is preloaded.
+- `MallocCounter`: the counting interposer, a dynamic library that only the counting pass preloads.
+- `scale-forge`, `scale-swinject`, `scale-dependencies`: one executable per library, so that each cold process
+  holds one library only.
+"""
+
+import os
+import random
+import sys
+
+LAYERS = 10
+WIDTH = 100
+SIZES = (1000, 10000)
+CHUNK = 50  # statements per generated function: in functions of 250 inlined resolutions, the optimizer crawled (SimplifyCFG, 18 minutes for ForgeFlat10000 and counting)
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def chunked(lines, name, prefix="", signature=""):
+    """`lines` split into public functions `name0`, `name1`, ... and one `name` that calls them all."""
+    out, calls = [], []
+    for start in range(0, len(lines), CHUNK):
+        index = start // CHUNK
+        arguments = ", ".join(a.split(":")[0].split()[-1] for a in signature.split(", ") if a)
+        calls.append(f"    {name}{index}({arguments})")
+        out.append(f"@inline(never) public func {name}{index}({signature}) {{\n{prefix}")
+        out.extend(f"    {line}" for line in lines[start:start + CHUNK])
+        out.append("}\n")
+    out.append(f"public func {name}({signature}) {{")
+    out.extend(calls)
+    out.append("}\n")
+    return "\n".join(out)
+
+
+def graph():
+    """For each layer but the bottom, each node's dependencies: (layer, index) pairs."""
+    rng = random.Random(2026)
+    deps = {}
+    for layer in range(LAYERS - 1):
+        for j in range(WIDTH):
+            count = rng.randint(3, 5)
+            below = [(layer + 1, j)]  # index j of the layer below: every node is reached
+            if rng.random() < 0.5:
+                below.append((layer + 1, (j + 1 + rng.randrange(WIDTH - 1)) % WIDTH))
+            leaves = rng.sample(range(WIDTH), count - len(below))
+            deps[(layer, j)] = below + [(LAYERS - 1, k) for k in leaves if (LAYERS - 1, k) not in below]
+    return deps
+
+
+def resolutions(deps):
+    """How many resolutions `resolveRoots` makes: unique nodes expand, bottom-layer nodes are one hit each."""
+    memo = {}
+
+    def count(node):
+        if node[0] == LAYERS - 1:
+            return 1
+        if node not in memo:
+            memo[node] = 1 + sum(count(d) for d in deps[node])
+        return memo[node]
+
+    return sum(count((0, j)) for j in range(WIDTH))
+
+
+def node_type(node):
+    return f"G{node[0]}_{node[1]}"
+
+
+def node_name(node):
+    return f"g{node[0]}_{node[1]}"
+
+
+def graph_classes(deps):
+    lines = []
+    for layer in range(LAYERS):
+        for j in range(WIDTH):
+            node = (layer, j)
+            if layer == LAYERS - 1:
+                lines.append(f"public final class {node_type(node)}: Sendable {{ public init() {{}} }}")
+                continue
+            fields = " ".join(f"let d{i}: {node_type(d)};" for i, d in enumerate(deps[node]))
+            params = ", ".join(f"_ d{i}: {node_type(d)}" for i, d in enumerate(deps[node]))
+            sets = " ".join(f"self.d{i} = d{i};" for i in range(len(deps[node])))
+            lines.append(f"public final class {node_type(node)}: Sendable {{ {fields} "
+                         f"public init({params}) {{ {sets} }} }}")
+    return "\n".join(lines) + "\n"
+
+
+# MARK: Forge
+
+def forge_flat(n):
+    lines = ["import Forge", "import ScaleKit", ""]
+    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in range(n)]
+    lines += ["", "extension Container {"]
+    lines += [f"    public static let s{i} = Factory<S{i}>(scope: .singleton) {{ S{i}() }}" for i in range(n)]
+    lines += ["}", ""]
+    body = chunked([f"sink(Container.s{i})" for i in range(n)], "declareAll")
+    body += chunked([f"sink(Container.s{i}())" for i in range(n)], "resolveAll")
+    return "\n".join(lines) + body
+
+
+def forge_graph(deps):
+    lines = ["import Forge", "import ScaleKit", "", graph_classes(deps), "extension Container {"]
+    for layer in range(LAYERS):
+        for j in range(WIDTH):
+            node = (layer, j)
+            if layer == LAYERS - 1:
+                lines.append(f"    public static let {node_name(node)} = Factory<{node_type(node)}>(scope: .singleton) "
+                             f"{{ {node_type(node)}() }}")
+            else:
+                args = ", ".join(f"Container.{node_name(d)}()" for d in deps[node])
+                lines.append(f"    public static let {node_name(node)} = Factory<{node_type(node)}> "
+                             f"{{ {node_type(node)}({args}) }}")
+    lines += ["}", ""]
+    body = chunked([f"sink(Container.{node_name((0, j))}())" for j in range(WIDTH)], "resolveRoots")
+    return "\n".join(lines) + body
+
+
+def forge_calls(n):
+    lines = ["import Forge", "import ForgeFlat1000", "import ScaleKit", ""]
+    return "\n".join(lines) + chunked([f"sink(Container.s{i}())" for i in range(n)], "callAll")
+
+
+def direct_calls(n):
+    lines = ["import ForgeFlat1000", "import ScaleKit", ""]
+    return "\n".join(lines) + chunked([f"sink(S{i}())" for i in range(n)], "callAll")
+
+
+# MARK: Swinject
+
+def swinject_flat(n):
+    lines = ["import Swinject", "import ScaleKit", ""]
+    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in range(n)]
+    lines.append("")
+    body = chunked([f"container.register(S{i}.self) {{ _ in S{i}() }}.inObjectScope(.container)" for i in range(n)],
+                   "declareAll", signature="_ container: Container")
+    body += chunked([f"sink(container.resolve(S{i}.self)!)" for i in range(n)],
+                    "resolveAll", signature="_ container: Container")
+    return "\n".join(lines) + body
+
+
+def swinject_graph(deps):
+    lines = ["import Swinject", "import ScaleKit", "", graph_classes(deps)]
+    registrations = []
+    for layer in range(LAYERS):
+        for j in range(WIDTH):
+            node = (layer, j)
+            if layer == LAYERS - 1:
+                registrations.append(f"container.register({node_type(node)}.self) {{ _ in {node_type(node)}() }}"
+                                     ".inObjectScope(.container)")
+            else:
+                args = ", ".join(f"r.resolve({node_type(d)}.self)!" for d in deps[node])
+                registrations.append(f"container.register({node_type(node)}.self) {{ r in "
+                                     f"{node_type(node)}({args}) }}")
+    body = chunked(registrations, "registerGraph", signature="_ container: Container")
+    body += chunked([f"sink(container.resolve({node_type((0, j))}.self)!)" for j in range(WIDTH)],
+                    "resolveRoots", signature="_ container: Container")
+    return "\n".join(lines) + body
+
+
+def swinject_calls(n):
+    lines = ["import Swinject", "import SwinjectFlat1000", "import ScaleKit", ""]
+    return "\n".join(lines) + chunked([f"sink(container.resolve(S{i}.self)!)" for i in range(n)], "callAll",
+                                      signature="_ container: Container")
+
+
+# MARK: swift-dependencies
+
+def deps_key(type_name, name, value):
+    return (f"public enum {type_name}Key: DependencyKey {{ public static let liveValue = {value} }}\n"
+            f"extension DependencyValues {{ public var {name}: {type_name}Key.Value {{ "
+            f"get {{ self[{type_name}Key.self] }} set {{ self[{type_name}Key.self] = newValue }} }} }}")
+
+
+def deps_flat(n):
+    lines = ["import Dependencies", "import ScaleKit", ""]
+    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in range(n)]
+    lines += [deps_key(f"S{i}", f"s{i}", f"S{i}()") for i in range(n)]
+    lines.append("")
+    # Nothing to declare at run time: a key is a type. Reading one caches its live value.
+    body = chunked([f"sink(DependencyValues._current.s{i})" for i in range(n)], "resolveAll")
+    return "\n".join(lines) + body
+
+
+def deps_graph(deps):
+    lines = ["import Dependencies", "import ScaleKit", "", graph_classes(deps),
+             "public struct Maker<T>: Sendable { public let make: @Sendable () -> T }", ""]
+    for layer in range(LAYERS):
+        for j in range(WIDTH):
+            node = (layer, j)
+            if layer == LAYERS - 1:
+                lines.append(deps_key(node_type(node), node_name(node), f"{node_type(node)}()"))
+            else:
+                args = ", ".join(
+                    f"values.{node_name(d)}" if d[0] == LAYERS - 1 else f"values.{node_name(d)}.make()"
+                    for d in deps[node])
+                value = (f"Maker<{node_type(node)}> {{ let values = DependencyValues._current; "
+                         f"return {node_type(node)}({args}) }}")
+                lines.append(deps_key(node_type(node), node_name(node), value))
+    lines.append("")
+    body = chunked([f"sink(DependencyValues._current.{node_name((0, j))}.make())" for j in range(WIDTH)],
+                   "resolveRoots")
+    return "\n".join(lines) + body
+
+
+def deps_calls(n):
+    lines = ["import Dependencies", "import DepsFlat1000", "import ScaleKit", ""]
+    return "\n".join(lines) + chunked([f"sink(DependencyValues._current.s{i})" for i in range(n)], "callAll")
+
+
+# MARK: The package
+
+def package(forge_path):
+    flat = lambda lib, dep: [f'        .target(name: "{lib}Flat{n}", dependencies: ["ScaleKit", {dep}]),'
+                             for n in SIZES]
+    forge = '.product(name: "Forge", package: "Forge")'
+    swinject = '.product(name: "Swinject", package: "Swinject")'
+    dependencies = '.product(name: "Dependencies", package: "swift-dependencies")'
+    targets = [
+        '        .target(name: "ScaleKit"),',
+        '        .target(name: "MallocCounter"),',
+        *flat("Forge", forge), *flat("Swinject", swinject), *flat("Deps", dependencies),
+        f'        .target(name: "ForgeGraph", dependencies: ["ScaleKit", {forge}]),',
+        f'        .target(name: "SwinjectGraph", dependencies: ["ScaleKit", {swinject}]),',
+        f'        .target(name: "DepsGraph", dependencies: ["ScaleKit", {dependencies}]),',
+        f'        .target(name: "ForgeCalls1000", dependencies: ["ScaleKit", "ForgeFlat1000", {forge}]),',
+        '        .target(name: "DirectCalls1000", dependencies: ["ScaleKit", "ForgeFlat1000"]),',
+        f'        .target(name: "SwinjectCalls1000", dependencies: ["ScaleKit", "SwinjectFlat1000", {swinject}]),',
+        f'        .target(name: "DepsCalls1000", dependencies: ["ScaleKit", "DepsFlat1000", {dependencies}]),',
+        '        .executableTarget(name: "ScaleForge", dependencies: ["ScaleKit", "ForgeFlat1000", '
+        f'"ForgeFlat10000", "ForgeGraph", {forge}]),',
+        '        .executableTarget(name: "ScaleSwinject", dependencies: ["ScaleKit", "SwinjectFlat1000", '
+        f'"SwinjectFlat10000", "SwinjectGraph", {swinject}]),',
+        '        .executableTarget(name: "ScaleDependencies", dependencies: ["ScaleKit", "DepsFlat1000", '
+        f'"DepsFlat10000", "DepsGraph", {dependencies}]),',
+    ]
+    return f"""// swift-tools-version:6.0
+// Generated by Benchmarks/scripts/scale_generate.py; do not edit.
+import PackageDescription
+
+let package = Package(
+    name: "ForgeScale",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "scale-forge", targets: ["ScaleForge"]),
+        .executable(name: "scale-swinject", targets: ["ScaleSwinject"]),
+        .executable(name: "scale-dependencies", targets: ["ScaleDependencies"]),
+        .library(name: "MallocCounter", type: .dynamic, targets: ["MallocCounter"]),
+    ],
+    dependencies: [
+        .package(name: "Forge", path: "{forge_path}"),
+        .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
+    ],
+    targets: [
+{chr(10).join(targets)}
+    ],
+    swiftLanguageModes: [.v6]
+)
+"""
+
+
+def main():
+    out, forge_path = sys.argv[1], sys.argv[2]
+    here = os.path.dirname(os.path.abspath(__file__))
+    deps = graph()
+    write(os.path.join(out, "Package.swift"), package(forge_path))
+    with open(os.path.join(here, "scale", "ScaleKit.swift")) as f:
+        write(os.path.join(out, "Sources/ScaleKit/ScaleKit.swift"), f.read())
+    with open(os.path.join(here, "scale", "malloc_counter.c")) as f:
+        write(os.path.join(out, "Sources/MallocCounter/malloc_counter.c"), f.read())
+    write(os.path.join(out, "Sources/MallocCounter/include/MallocCounter.h"),
+          "// The counters are read with dlsym, by name: see ScaleKit.\n")
+    for lib, main_name in (("forge", "ScaleForge"), ("swinject", "ScaleSwinject"),
+                           ("dependencies", "ScaleDependencies")):
+        with open(os.path.join(here, "scale", f"main-{lib}.swift")) as f:
+            text = f.read().replace("@RESOLUTIONS@", str(resolutions(deps)))
+        write(os.path.join(out, f"Sources/{main_name}/main.swift"), text)
+    for n in SIZES:
+        write(os.path.join(out, f"Sources/ForgeFlat{n}/Flat.swift"), forge_flat(n))
+        write(os.path.join(out, f"Sources/SwinjectFlat{n}/Flat.swift"), swinject_flat(n))
+        write(os.path.join(out, f"Sources/DepsFlat{n}/Flat.swift"), deps_flat(n))
+    write(os.path.join(out, "Sources/ForgeGraph/Graph.swift"), forge_graph(deps))
+    write(os.path.join(out, "Sources/SwinjectGraph/Graph.swift"), swinject_graph(deps))
+    write(os.path.join(out, "Sources/DepsGraph/Graph.swift"), deps_graph(deps))
+    write(os.path.join(out, "Sources/ForgeCalls1000/Calls.swift"), forge_calls(1000))
+    write(os.path.join(out, "Sources/DirectCalls1000/Calls.swift"), direct_calls(1000))
+    write(os.path.join(out, "Sources/SwinjectCalls1000/Calls.swift"), swinject_calls(1000))
+    write(os.path.join(out, "Sources/DepsCalls1000/Calls.swift"), deps_calls(1000))
+
+
+if __name__ == "__main__":
+    main()
