@@ -24,7 +24,9 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     /// Whether a cancelled caller stops waiting for a creation and throws (the throwing form), or waits on.
     let throwsOnCancellation: Bool
     @usableFromInline let globalSlot: AsyncSlot<T>
-    let isOptional = T.self is any OptionalProtocol.Type
+    /// (`_isOptional` reads the type's metadata kind. `T.self is any OptionalProtocol.Type` scanned the process's
+    /// protocol conformances for every new `T`: declaring 1,000 factories took 37.7 ms, Benchmarks/scale.sh.)
+    let isOptional = _isOptional(T.self)
     /// Whether the scope keeps its instances strongly: `cached`, `singleton` and custom scopes of those kinds.
     @usableFromInline let isStored: Bool
 

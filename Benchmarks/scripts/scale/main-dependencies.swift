@@ -20,5 +20,5 @@ case "flat10000": flat(10_000, resolve: DepsFlat10000.resolveAll)
 case "graph":
     phase(library, "graph cold", DepsGraph.resolveRoots)
     warmPhase(library, "graph warm", DepsGraph.resolveRoots)
-default: fatalError("usage: scale-dependencies flat1000|flat10000|graph")
+default: fatalError("usage: scale-dependencies SCENARIO (see Benchmarks/scale.sh)")
 }

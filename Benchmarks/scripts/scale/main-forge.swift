@@ -40,5 +40,5 @@ case "graph":
     report(library, "graph", "resolutions", @RESOLUTIONS@)
 case "world1000": worlds(1_000, declare: ForgeFlat1000.declareAll, resolve: ForgeFlat1000.resolveAll)
 case "world10000": worlds(10_000, declare: ForgeFlat10000.declareAll, resolve: ForgeFlat10000.resolveAll)
-default: fatalError("usage: scale-forge flat1000|flat10000|graph|world1000|world10000")
+default: fatalError("usage: scale-forge SCENARIO (see Benchmarks/scale.sh)")
 }

@@ -28,5 +28,5 @@ case "graph":
     }
     phase(library, "graph cold") { SwinjectGraph.resolveRoots(container!) }
     warmPhase(library, "graph warm") { SwinjectGraph.resolveRoots(container!) }
-default: fatalError("usage: scale-swinject flat1000|flat10000|graph")
+default: fatalError("usage: scale-swinject SCENARIO (see Benchmarks/scale.sh)")
 }
