@@ -16,6 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 runs="${1:-5}"
 package=.build/scale
 results=.build/scale-results.txt
+sizes="${SCALE_SIZES:-1000 10000}"
 
 python3 scripts/scale_generate.py "$package" "$(cd .. && pwd)"
 echo "== building the scale package in release and debug" >&2
@@ -24,32 +25,26 @@ swift build -c debug --package-path "$package" >&2
 bin="$package/.build/release"
 : > "$results"
 
-echo "== timing pass: $runs cold processes per scenario" >&2
-for run in $(seq 1 "$runs"); do
-    for scenario in flat1000 flat10000 graph; do
-        "$bin/scale-forge" "$scenario" >> "$results"
-        "$bin/scale-swinject" "$scenario" >> "$results"
-        "$bin/scale-dependencies" "$scenario" >> "$results"
+# Every scenario of every library once, in fresh processes, with the environment given before the function.
+run_all() {
+    for size in $sizes; do
+        for executable in scale-forge scale-swinject scale-dependencies; do "$bin/$executable" "flat$size"; done
+        "$bin/scale-forge" "world$size"
     done
-    "$bin/scale-forge" world1000 >> "$results"
-    "$bin/scale-forge" world10000 >> "$results"
-done
+    for executable in scale-forge scale-swinject scale-dependencies; do "$bin/$executable" graph; done
+}
+
+echo "== timing pass: $runs cold processes per scenario" >&2
+for run in $(seq 1 "$runs"); do run_all >> "$results"; done
 
 echo "== counting pass: every scenario once, with the malloc counter preloaded" >&2
-counter="$(pwd)/$bin/libMallocCounter.so"
-for scenario in flat1000 flat10000 graph; do
-    LD_PRELOAD="$counter" "$bin/scale-forge" "$scenario" >> "$results"
-    LD_PRELOAD="$counter" "$bin/scale-swinject" "$scenario" >> "$results"
-    LD_PRELOAD="$counter" "$bin/scale-dependencies" "$scenario" >> "$results"
-done
-LD_PRELOAD="$counter" "$bin/scale-forge" world1000 >> "$results"
-LD_PRELOAD="$counter" "$bin/scale-forge" world10000 >> "$results"
+LD_PRELOAD="$(pwd)/$bin/libMallocCounter.so" run_all >> "$results"
 
 echo "== compile pass: each module rebuilt alone, minus a build with nothing to do" >&2
+build() { swift build -c "$configuration" --package-path "$package" --target "$module" > /dev/null; }
 for configuration in debug release; do
     for module in ForgeFlat1000 SwinjectFlat1000 DepsFlat1000 ForgeCalls1000 SwinjectCalls1000 DepsCalls1000 \
                   DirectCalls1000; do
-        build() { swift build -c "$configuration" --package-path "$package" --target "$module" > /dev/null; }
         build
         start=$(date +%s%N); build; idle=$(( $(date +%s%N) - start ))
         touch "$package/Sources/$module/"*.swift

@@ -35,14 +35,14 @@ def write(path, text):
         f.write(text)
 
 
-def chunked(lines, name, prefix="", signature=""):
+def chunked(lines, name, signature=""):
     """`lines` split into public functions `name0`, `name1`, ... and one `name` that calls them all."""
     out, calls = [], []
     for start in range(0, len(lines), CHUNK):
         index = start // CHUNK
         arguments = ", ".join(a.split(":")[0].split()[-1] for a in signature.split(", ") if a)
         calls.append(f"    {name}{index}({arguments})")
-        out.append(f"@inline(never) public func {name}{index}({signature}) {{\n{prefix}")
+        out.append(f"@inline(never) public func {name}{index}({signature}) {{")
         out.extend(f"    {line}" for line in lines[start:start + CHUNK])
         out.append("}\n")
     out.append(f"public func {name}({signature}) {{")
