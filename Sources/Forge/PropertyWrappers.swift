@@ -185,10 +185,9 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
         cell = .make(LazyState(factory))
     }
 
-    /// The factory, read without the lock: a `let` of the state, set before the cell is shared, which no writer
-    /// touches. Taking the lock for it made a first access cost a third lock round trip (see ``LazyState``).
+    /// The factory. It never changes, but it shares the state that writers hold the lock for.
     @inlinable
-    var factory: Factory<T> { cell.withUnsafeMutablePointerToHeader { $0.pointee.factory } }
+    var factory: Factory<T> { cell.withLock { $0.factory } }
 
     /// The stored value; the first read resolves the factory and keeps `store` of its instance.
     @inlinable
