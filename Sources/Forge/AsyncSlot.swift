@@ -1,7 +1,7 @@
 // Forge: one async factory's state in one world, and the creation its callers await.
 
 /// One async factory's registration, scoped instance and creation under way in one ``World``, under one lock: the
-/// async counterpart of ``Slot``.
+/// async counterpart of a ``FactoryBox``'s slot (Slot.swift).
 ///
 /// A miss starts the creation in a task of its own and records it here (``AsyncCreation``); callers that come
 /// meanwhile await the same creation, suspended, with no thread blocked. The creation publishes through the world

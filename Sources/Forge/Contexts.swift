@@ -43,12 +43,15 @@ struct FactoryContext<P, T> {
 }
 
 extension FactoryBox {
-    /// The closure that runs when no registration overrides the factory: the first context whose condition holds
-    /// in the current world, else the factory's own.
+    /// Runs the closure that runs when no registration overrides the factory: the first context whose condition
+    /// holds in the current world, else the factory's own.
     @usableFromInline
-    func closureForCurrentContext() -> (P) -> T {
+    func makeForCurrentContext(_ parameter: P) -> T {
         let context = World.current.runContext
-        return definition.contexts.first { $0.condition.holds(in: context) }?.make ?? closure
+        guard let make = definition.contexts.first(where: { $0.condition.holds(in: context) })?.make else {
+            return closure(parameter)
+        }
+        return make(parameter)
     }
 
     /// Whether a context's closure replaces a promised factory's missing one in `world`.

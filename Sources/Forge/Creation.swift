@@ -2,9 +2,10 @@
 
 /// Which thread is making a value that other threads wait for.
 ///
-/// It lives in the state of a ``LockedBuffer``, next to the value it guards: a thread that finds no value claims
-/// the creation under the lock, makes the value with the lock released, then stores it and finishes the creation
-/// under the lock again (``LockedBuffer/valueOrClaim(reading:)`` and ``LockedBuffer/finishCreation(_:)``).
+/// It lives in the state of a ``LockedBuffer`` or a ``FactoryBox``, next to the value it guards: a thread that
+/// finds no value claims the creation under the lock, makes the value with the lock released, then stores it and
+/// finishes the creation under the lock again (``valueOrClaim(looking:)``, ``LockedBuffer/finishCreation(_:)``
+/// and ``World/publish(_:in:startedAt:store:)``).
 /// Threads that find the creation claimed park until it finishes, then look again. No user code ever runs under
 /// the lock.
 ///
@@ -21,7 +22,8 @@ struct Creation: Sendable {
     /// What a thread that found no value does next.
     @usableFromInline
     enum Claim {
-        /// This thread makes the value, then calls ``LockedBuffer/finishCreation(_:)``.
+        /// This thread makes the value, then finishes the creation: ``LockedBuffer/finishCreation(_:)``, or for a
+        /// slot, ``World/publish(_:in:startedAt:store:)``.
         case claimed
         /// This thread is already making it: waiting would be waiting for itself.
         case reentered
@@ -119,23 +121,48 @@ enum Made<Value> {
     case reentered
     /// The thread making it waits, directly or through other threads, for a value the calling thread is making.
     case waitCycle
-
-    @inlinable
-    func map<Other>(_ transform: (Value) -> Other) -> Made<Other> {
-        switch self {
-        case .value(let value): .value(transform(value))
-        case .claimed: .claimed
-        case .reentered: .reentered
-        case .waitCycle: .waitCycle
-        }
-    }
 }
 
-/// What one look at a ``LockedBuffer`` state found.
-@usableFromInline
-enum Lookup<Value> {
-    case value(Value)
-    case claim(Creation.Claim)
+extension Creation {
+    /// What ``valueOrClaim(looking:)`` found.
+    @usableFromInline
+    enum Outcome {
+        /// The value, which the look kept.
+        case found
+        /// The caller makes the value and must finish the creation.
+        case claimed
+        /// The calling thread is already making it.
+        case reentered
+        /// The thread making it waits, directly or through other threads, for a value the calling thread is making.
+        case waitCycle
+    }
+
+    /// Looks with `look`, which looks under its lock and returns `nil` when it found the value (keeping it), or
+    /// what ``claim(of:)`` said. While another thread makes the value, waits for that thread, then looks again.
+    ///
+    /// (Not generic over the value, and not an extension of a protocol: on a ``FactoryBox``, from unspecialized
+    /// code, a `Made<T>` and the protocol's associated type had their metadata instantiated for every new `T`.)
+    @inlinable
+    static func valueOrClaim(looking look: () -> Claim?) -> Outcome {
+        var parked = false
+        while true {
+            let claim = look()
+            if case .wait(let ticket) = claim {
+                Parking.wait(ticket)
+                parked = true
+                continue
+            }
+            // A wake-up may have come from another claim's end; then this thread's edge is still recorded.
+            if parked { WaitsFor.forgetCurrentThread() }
+            switch claim {
+            case nil: return .found
+            case .claimed: return .claimed
+            case .reentered: return .reentered
+            case .waitCycle: return .waitCycle
+            case .wait: preconditionFailure("handled above")
+            }
+        }
+    }
 }
 
 extension LockedBuffer where State: CreationState {
@@ -143,26 +170,18 @@ extension LockedBuffer where State: CreationState {
     /// waits for that thread, then reads again.
     @inlinable
     final func valueOrClaim<Value>(reading read: (State) -> Value?) -> Made<Value> {
-        var parked = false
-        while true {
-            let lookup: Lookup<Value> = withLock { state in
-                if let value = read(state) { return .value(value) }
-                return .claim(state.creation.claim(of: ObjectIdentifier(self)))
+        var found: Value?
+        let outcome = Creation.valueOrClaim {
+            withLock { state in
+                found = read(state)
+                return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : nil
             }
-            if case .claim(.wait(let ticket)) = lookup {
-                Parking.wait(ticket)
-                parked = true
-                continue
-            }
-            // A wake-up may have come from another claim's end; then this thread's edge is still recorded.
-            if parked { WaitsFor.forgetCurrentThread() }
-            switch lookup {
-            case .value(let value): return .value(value)
-            case .claim(.claimed): return .claimed
-            case .claim(.reentered): return .reentered
-            case .claim(.waitCycle): return .waitCycle
-            case .claim(.wait): preconditionFailure("handled above")
-            }
+        }
+        switch outcome {
+        case .found: return .value(found!)
+        case .claimed: return .claimed
+        case .reentered: return .reentered
+        case .waitCycle: return .waitCycle
         }
     }
 

@@ -37,9 +37,8 @@ public struct Factory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () -> T
     ) {
-        box = FactoryBox(FactoryDefinition(typeName: "Factory", scope: scope, fileID: fileID, line: line) { _ in
-            factory()
-        })
+        box = FactoryBox(FactoryDefinition(
+            typeName: "Factory", scope: scope, fileID: fileID, line: line, closure: .plain(factory)))
     }
 
     init(box: FactoryBox<Void, T>) { self.box = box }

@@ -6,9 +6,11 @@
 //
 // A hit (a cached or singleton instance exists):
 // 1. `ResolutionFlags.allClear()` reads the process-wide flags word. While it is zero (no isolated world, no
-//    decorator, no trace, `AutoRegistering` done) the slot is the box's own `globalSlot`, borrowed. Otherwise
+//    decorator, no trace, `AutoRegistering` done) the slot is the box itself, borrowed. Otherwise
 //    `currentSlot()` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated world,
-//    under the world's lock; while a trace is set, `resolveTraced` (Trace.swift) wraps the rest to time it.
+//    under the world's lock. It takes the slot unretained: the world holds its slots until it dies, and the task
+//    local that names the world holds the world for the whole resolution. While a trace is set, `resolveTraced`
+//    (Trace.swift) wraps the rest to time it.
 // 2. The slot's lock is taken, the instance copied out (retained), the lock released.
 // 3. If a decorator is set, it is called with the instance, outside every lock.
 //
@@ -32,8 +34,10 @@
 //
 // Which lock guards what
 // ======================
-// - A slot's lock (`Slot`, a `LockedBuffer<SlotState>`): its registration, instance, sequence and creation claim.
-//   Held for a few instructions, never while user code runs.
+// - A slot's lock (a word from `LockWords`, Slot.swift): its `SlotState`, the registration, instance, sequence and
+//   creation claim. Held for a few instructions, never while user code runs. A box is its factory's slot in the
+//   process's world.
+// - `LockWords`: the pool of lock words, taken when a box is made and dies; it takes no other lock.
 // - A world's lock (`World`): its tables (slots of an isolated world, overrides, baseline, scope lists, the
 //   push/pop stack) and its epoch. A world's lock is taken before a slot's, and a slot's before its cells', never
 //   the other way round.
@@ -55,7 +59,7 @@
 
 /// What the untyped parts of Forge, worlds and diagnostics, need of a factory's box.
 protocol AnyFactoryBox: AnyObject, Sendable {
-    /// The factory's slot in the process's world, which lives in the box.
+    /// The factory's slot in the process's world: the box itself.
     var anyGlobalSlot: any AnySlot { get }
     /// A new slot for an isolated world, starting with `registration` (a `Registration<P, T>`) or none.
     func makeSlot(registration: AnyObject?) -> any AnySlot
@@ -63,24 +67,26 @@ protocol AnyFactoryBox: AnyObject, Sendable {
     var declaration: String { get }
 }
 
-/// The object a `Factory` or `ParameterFactory` holds: its closure, scope, declaration site and its slot in the
+/// The object a `Factory` or `ParameterFactory` holds: its closure, scope, declaration site, and its state in the
 /// process's world.
 ///
-/// Its identity is the factory's identity. Everything else that registrations and scopes change lives in a
-/// ``Slot`` of the current ``World``.
+/// Its identity is the factory's identity. Everything that registrations and scopes change lives in a slot of the
+/// current ``World``: in the process's world, the box itself (Slot.swift); in an isolated world, a box made from
+/// the same definition for that world (``makeSlot(registration:)``), whose identity is not the factory's. Keeping
+/// the process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
 ///
 /// The hit path (``resolve(_:)``) is `@inlinable` so that it is specialized for `T` in the caller's module:
 /// unspecialized, each resolution looked up generic metadata at several times the cost of the resolution itself
 /// (Benchmarks/README.md). Locks and lookups stay behind non-inlinable calls.
 @usableFromInline
 final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
-    // @unchecked: every stored property is immutable, or a slot that keeps its state under its own lock. The
-    // closures are called, never changed; sharing the instances they make across threads is the caller's
+    // @unchecked: every stored property is immutable, or the slot's state, which is only touched under its lock.
+    // The closures are called, never changed; sharing the instances they make across threads is the caller's
     // responsibility, as with any global.
     /// Everything the factory's declaration said, for modifiers that make a new factory from this one.
     let definition: FactoryDefinition<P, T>
     /// The factory's own closure; for a promised factory, one that stops with the promise's message.
-    @usableFromInline let closure: (P) -> T
+    @usableFromInline let closure: FactoryClosure<P, T>
     /// Whether a context (`onTest`, `onArg` and the others) may replace ``closure``.
     @usableFromInline let hasContexts: Bool
     let scope: SharedContainer.Scope
@@ -88,25 +94,50 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     /// How a resolution goes: as the scope's kind says, or through ``resolveModified(_:in:)`` when a modifier
     /// (``Factory/timeToLive(_:)``, ``ParameterFactory/scopeOnParameters``) changes how instances are kept.
     @usableFromInline let path: Path
-    @usableFromInline let globalSlot: Slot<P, T>
     /// Whether `T` is a class type, so that an instance kept as `AnyObject` converts back without a cast.
-    @usableFromInline let isClass = T.self is AnyObject.Type
+    @usableFromInline let isClass: Bool
     /// Whether `T` is an `Optional`, whose `nil` is never cached.
     /// (`_isOptional` reads the type's metadata kind. `T.self is any OptionalProtocol.Type` scanned the process's
     /// protocol conformances for every new `T`: declaring 1,000 factories took 37.7 ms, Benchmarks/scale.sh.)
-    let isOptional = _isOptional(T.self)
+    let isOptional: Bool
+    /// The slot's lock, and a summary of its state read without the lock (``hasRegistration``), from
+    /// ``LockWords``.
+    @usableFromInline let words: UnsafeMutablePointer<UInt32> = LockWords.shared.take()
+    /// The slot's registration, instance and creation. Touched only under the lock, through ``withLock(_:)``:
+    /// exclusivity is the lock's to enforce, not the runtime's.
+    @usableFromInline @exclusivity(unchecked) var state: SlotState<P, T>
 
+    /// A factory declared with `definition`.
     init(_ definition: FactoryDefinition<P, T>) {
         self.definition = definition
-        self.closure = definition.closure ?? { _ in
+        self.closure = definition.closure ?? .parameter { _ in
             Report.promiseNotFulfilled(definition.declaration, definition.site)
         }
-        self.hasContexts = !definition.contexts.isEmpty
+        self.hasContexts = definition.contexts.count != 0
         self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind
         self.path = definition.timeToLive != nil || definition.parameterKey != nil ? .modified : Path(kind)
-        self.globalSlot = Slot.make(registration: nil, dispose: definition.dispose)
+        self.isClass = T.self is AnyObject.Type
+        self.isOptional = _isOptional(T.self)
+        self.state = SlotState(registration: nil, dispose: definition.dispose)
     }
+
+    /// A slot of `factory`, for an isolated world or a parameter value's cell, starting with `registration`.
+    /// Everything but the state is copied, not worked out again: a slot is made under a lock.
+    init(slotOf factory: FactoryBox, registration: Registration<P, T>?) {
+        self.definition = factory.definition
+        self.closure = factory.closure
+        self.hasContexts = factory.hasContexts
+        self.scope = factory.scope
+        self.kind = factory.kind
+        self.path = factory.path
+        self.isClass = factory.isClass
+        self.isOptional = factory.isOptional
+        self.state = SlotState(registration: registration, dispose: factory.definition.dispose)
+        if registration != nil { LockWord.store(1, to: words + 1) }
+    }
+
+    deinit { LockWords.shared.giveBack(words) }
 
     /// Whether the factory was declared with ``Factory/promised(scope:fileID:line:)``: it has no closure of its own.
     var isPromised: Bool { definition.closure == nil }
@@ -120,7 +151,7 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
 
     var declaration: String { definition.declaration }
 
-    var anyGlobalSlot: any AnySlot { globalSlot }
+    var anyGlobalSlot: any AnySlot { self }
 
     /// Overrides the factory with `make` in the current world; from `registerAllServices()`, as its baseline.
     func register(_ make: @escaping (P) -> T) {
@@ -128,27 +159,28 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     }
 
     func makeSlot(registration: AnyObject?) -> any AnySlot {
-        Slot.make(registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) },
-                  dispose: definition.dispose)
+        FactoryBox(slotOf: self, registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) })
     }
 
     // MARK: The hit path
 
     @inlinable
     func resolve(_ parameter: P) -> T {
-        // While no isolated world exists, no decorator is set and AutoRegistering has run, the slot is the box's
-        // own, borrowed: a retain of the slot would make threads hitting the same factory share one more
+        // While no isolated world exists, no decorator is set and AutoRegistering has run, the slot is the box
+        // itself, borrowed: a retain of the slot would make threads hitting the same factory share one more
         // reference count.
-        if ResolutionFlags.allClear() { return resolve(parameter, in: globalSlot) }
+        if ResolutionFlags.allClear() { return resolve(parameter, in: self) }
         if TraceHook.isActive { return resolveTraced(parameter) }
         // Downcast here, where `P` and `T` are known: in unspecialized code it looked up generic metadata.
-        let value = resolve(parameter, in: unsafeDowncast(currentSlot(), to: Slot<P, T>.self))
+        let value = currentSlot()._withUnsafeGuaranteedRef { slot in
+            resolve(parameter, in: unsafeDowncast(slot, to: FactoryBox<P, T>.self))
+        }
         if DecoratorHook.isActive { DecoratorHook.decorate(value) }
         return value
     }
 
     @inlinable
-    func resolve(_ parameter: P, in slot: Slot<P, T>) -> T {
+    func resolve(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
         switch path {
         case .unique:
             return make(parameter, in: slot)
@@ -190,8 +222,9 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
 
     /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
     @usableFromInline
-    func currentSlot() -> AnyObject {
-        World.current.slot(for: self)
+    func currentSlot() -> Unmanaged<AnyObject> {
+        // The current world lives at least as long as this resolution: the task local that names it holds it.
+        World.current.unretainedSlot(for: self)
     }
 
     /// Converts an instance kept as `AnyObject` back to `T`, without a dynamic cast when `T` is a class.

@@ -8,9 +8,9 @@ struct FactoryDefinition<P, T> {
     let fileID: StaticString
     let line: UInt
     /// The factory's own closure, or `nil` for a promised factory.
-    var closure: ((P) -> T)?
+    var closure: FactoryClosure<P, T>?
     /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
-    var contexts: [FactoryContext<P, T>] = []
+    var contexts: [FactoryContext<P, T>] = Array()
     /// Called with each instance the factory's scope lets go of.
     var dispose: ((T) -> Void)?
     /// How many seconds a kept instance lives, from when it was cached.
@@ -19,7 +19,7 @@ struct FactoryDefinition<P, T> {
     var parameterKey: ((P) -> AnyHashable)?
 
     init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
-         closure: ((P) -> T)?) {
+         closure: FactoryClosure<P, T>?) {
         self.typeName = typeName
         self.scope = scope
         self.fileID = fileID
@@ -39,5 +39,21 @@ struct FactoryDefinition<P, T> {
     /// Adds `context`, replacing one with the same condition, and keeps the contexts in order of precedence.
     mutating func add(_ context: FactoryContext<P, T>) {
         contexts = ContextCondition.adding(context, to: contexts) { $0.condition }
+    }
+}
+
+/// A factory's own closure. A `Factory`'s takes no parameter, and is kept as it was given: wrapping it in a
+/// `(Void) -> T` allocated a context for every declaration.
+@usableFromInline
+enum FactoryClosure<P, T> {
+    case plain(() -> T)
+    case parameter((P) -> T)
+
+    @inlinable
+    func callAsFunction(_ parameter: P) -> T {
+        switch self {
+        case .plain(let make): make()
+        case .parameter(let make): make(parameter)
+        }
     }
 }

@@ -15,11 +15,20 @@ struct Locked<State>: @unchecked Sendable {
     }
 }
 
+/// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
+/// slot. What scopes do with a kept instance (``dropAllInstances(garbage:)`` and the others) is written once, for
+/// a box and an ``AsyncSlot``.
+@usableFromInline
+protocol StateLock: AnyObject {
+    associatedtype State
+    /// Runs `body` with the state, holding the lock.
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R
+}
+
 /// State that is only ever touched under its own lock, in one allocation with the lock.
 ///
-/// The header is the state; the elements are two words with stable addresses (as in swift-nio's `LockStorage`):
-/// the lock, and a ``summary`` of the state that can be read without it. Everything goes through
-/// ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never call out to user code from the body: release
+/// The header is the state; the element is the lock, a word with a stable address (as in swift-nio's
+/// `LockStorage`). Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never call out to user code from the body: release
 /// what the state let go of after the lock, as ``withLockReleasingAfterwards(_:)`` does.
 ///
 /// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
@@ -28,15 +37,12 @@ struct Locked<State>: @unchecked Sendable {
 /// `ManagedBuffer` cannot be `Sendable`: share one through ``Locked``, or inside an object that is
 /// `@unchecked Sendable` because it holds only immutable values and locked buffers.
 @usableFromInline
-class LockedBuffer<State>: ManagedBuffer<State, UInt32> {
+class LockedBuffer<State>: ManagedBuffer<State, UInt32>, StateLock {
     /// A new lock holding `state`.
     @inlinable
     static func make(_ state: State) -> Self {
-        let made = create(minimumCapacity: 2) { _ in state }
-        made.withUnsafeMutablePointerToElements { words in
-            LockWord.initialize(words)
-            LockWord.store(0, to: words + 1)
-        }
+        let made = create(minimumCapacity: 1) { _ in state }
+        made.withUnsafeMutablePointerToElements { LockWord.initialize($0) }
         return unsafeDowncast(made, to: self)
     }
 
@@ -48,18 +54,6 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32> {
             defer { LockWord.unlock(word) }
             return try body(&state.pointee)
         }
-    }
-
-    /// A word that the owner writes under the lock, with ``setSummary(_:)``, and anyone reads without it: a
-    /// summary of the state that lets a reader skip the lock (see ``Slot/hasRegistration``).
-    @inlinable
-    final var summary: UInt32 {
-        withUnsafeMutablePointerToElements { LockWord.load($0 + 1) }
-    }
-
-    /// Sets ``summary``. Call it under the lock, so that it changes with the state it summarizes.
-    final func setSummary(_ value: UInt32) {
-        withUnsafeMutablePointerToElements { LockWord.store(value, to: $0 + 1) }
     }
 
     /// Runs `body` with the state, holding the lock, and releases what `body` puts in the garbage after releasing

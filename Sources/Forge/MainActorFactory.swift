@@ -35,8 +35,8 @@ public struct MainActorFactory<T>: Sendable {
         factory: @escaping @MainActor () -> T
     ) {
         box = FactoryBox(FactoryDefinition(
-            typeName: "MainActorFactory", scope: scope, fileID: fileID, line: line
-        ) { _ in MainActorBridge.run(factory) })
+            typeName: "MainActorFactory", scope: scope, fileID: fileID, line: line,
+            closure: .plain { MainActorBridge.run(factory) }))
     }
 
     /// Resolves the dependency on the main actor, synchronously.

@@ -29,7 +29,7 @@ public struct ParameterFactory<P, T>: Sendable {
         factory: @escaping @Sendable (P) -> T
     ) {
         box = FactoryBox(FactoryDefinition(
-            typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: factory))
+            typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: .parameter(factory)))
     }
 
     init(box: FactoryBox<P, T>) { self.box = box }

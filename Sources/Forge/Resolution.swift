@@ -4,19 +4,19 @@ extension FactoryBox {
     /// Calls the registration or the factory's own closure, with no lock held, tracking depth and the cycle chain
     /// for this thread.
     @inlinable
-    func make(_ parameter: P, in slot: Slot<P, T>) -> T {
+    func make(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
         let registration = slot.hasRegistration ? slot.withLock { $0.registration } : nil
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
         if let registration { return registration.make(parameter) }
-        return hasContexts ? closureForCurrentContext()(parameter) : closure(parameter)
+        return hasContexts ? makeForCurrentContext(parameter) : closure(parameter)
     }
 
     /// Throws what resolving this factory with `parameter` now would stop the process with, as far as can be told
     /// before: an unfulfilled promise, or a circular dependency this resolution would close.
     func checkResolvable(_ parameter: P) throws(ResolutionError) {
         let world = World.current
-        let slot = unsafeDowncast(world.slot(for: self), to: Slot<P, T>.self)
+        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox<P, T>.self)
         let holder = keeper(for: parameter, in: slot)
         let chain = CycleDetection.chain
         let isMakingIt = holder.withLock { $0.creation.isClaimedByCurrentThread }
@@ -32,13 +32,13 @@ extension FactoryBox {
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
     /// ``ParameterFactory/scopeOnParameters``, else `slot` itself.
-    func keeper(for parameter: P, in slot: Slot<P, T>) -> Slot<P, T> {
+    func keeper(for parameter: P, in slot: FactoryBox<P, T>) -> FactoryBox<P, T> {
         definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
     }
 
     /// Whether `holder` (from ``keeper(for:in:)``) keeps an instance that a resolution now would return: alive, and
     /// not expired.
-    func holdsLiveInstance(in holder: Slot<P, T>, world: World) -> Bool {
+    func holdsLiveInstance(in holder: FactoryBox<P, T>, world: World) -> Bool {
         let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
         // A weakly held instance is loaded under the lock and released after it: that may be its last release.
         let (hasStrongInstance, shared, expiresAt) = holder.withLock {
@@ -70,14 +70,16 @@ extension FactoryBox {
     /// `source` is the slot whose registration applies: `slot` itself, except for an instance kept per parameter
     /// value, whose slot is one of the factory slot's cells.
     @usableFromInline
-    func makeOnce(_ parameter: P, in slot: Slot<P, T>, registrationFrom source: Slot<P, T>? = nil) -> T {
+    func makeOnce(_ parameter: P, in slot: FactoryBox<P, T>, registrationFrom source: FactoryBox<P, T>? = nil) -> T {
         let isShared = kind == .shared
         // A weakly held instance is read as it is, and converted to `T` after the lock: the conversion may cast.
-        let found = isShared
-            ? slot.valueOrClaim { $0.sharedObject }.map(instance(from:)) : slot.valueOrClaim { $0.instance }
-        switch found {
-        case .value(let value):
-            return value
+        var found: T?
+        var foundObject: AnyObject?
+        let outcome = isShared
+            ? slot.valueOrClaim(&foundObject) { $0.sharedObject } : slot.valueOrClaim(&found) { $0.instance }
+        switch outcome {
+        case .found:
+            return isShared ? instance(from: foundObject!) : found!
         case .reentered:
             Report.circularDependency(reentering: self)
         case .waitCycle:
@@ -109,7 +111,7 @@ extension FactoryBox {
     /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
     /// own closure asking would be a cycle), so its instance is not recorded.
     @inlinable
-    func graphInstance(_ parameter: P, in slot: Slot<P, T>) -> T {
+    func graphInstance(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
         if let recorded = ResolutionThread.graphInstance(of: self) {
             return isClass
                 ? unsafeBitCast(recorded, to: T.self) : unsafeDowncast(recorded, to: GraphValue<T>.self).value

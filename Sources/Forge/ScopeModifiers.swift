@@ -124,7 +124,7 @@ extension FactoryBox {
     /// How a factory with ``Factory/timeToLive(_:)`` or ``ParameterFactory/scopeOnParameters`` resolves: in the
     /// parameter value's cell or the slot itself, after dropping an instance that expired.
     @usableFromInline
-    func resolveModified(_ parameter: P, in slot: Slot<P, T>) -> T {
+    func resolveModified(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
         let cell = keeper(for: parameter, in: slot)
         if definition.timeToLive != nil {
             var garbage = Garbage()

@@ -1,19 +1,32 @@
 // Forge: one factory's state in one world.
 
-/// One factory's registration, scoped instance and creation in one ``World``, under one lock.
+/// One factory's registration, scoped instance and creation in one ``World``, under one lock: a slot.
 ///
-/// The process's world keeps each factory's slot in its box; an isolated world keeps its own, made on first use.
-/// A hit locks the slot, copies the instance out and unlocks. A miss claims the creation
-/// (``LockedBuffer/valueOrClaim(reading:)``), runs the closure with no lock held, and publishes through the world
-/// (``World/publish(_:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
-@usableFromInline
-final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
-    /// A new slot, starting with `registration`, or none, whose instances `dispose` is called with when the slot
-    /// lets go of them.
-    static func make(registration: Registration<P, T>?, dispose: ((T) -> Void)?) -> Slot {
-        let slot = make(SlotState(registration: registration, dispose: dispose))
-        slot.setSummary(registration == nil ? 0 : 1)
-        return slot
+/// A box is its factory's slot in the process's world; an isolated world makes its own, on first use
+/// (``makeSlot(registration:)``). A hit locks the slot, copies the instance out and unlocks. A miss claims the
+/// creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the
+/// world (``World/publish(_:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
+extension FactoryBox: AnySlot, StateLock {
+    /// Runs `body` with the slot's state, holding its lock.
+    @inlinable
+    func withLock<R>(_ body: (inout SlotState<P, T>) throws -> R) rethrows -> R {
+        LockWord.lock(words)
+        defer {
+            LockWord.unlock(words)
+            // The words are not part of this object: without this, the caller's last reference could be released
+            // before the unlock, and the deinit give the words to another box while they are locked.
+            _fixLifetime(self)
+        }
+        return try body(&state)
+    }
+
+    /// Runs `body` with the slot's state, holding its lock, and releases what `body` puts in the garbage after
+    /// the lock: a deinit is user code, and may resolve this factory.
+    func withLockReleasingAfterwards<R>(_ body: (inout SlotState<P, T>, inout Garbage) throws -> R) rethrows -> R {
+        var garbage = Garbage()
+        let result = try withLock { try body(&$0, &garbage) }
+        garbage.empty()
+        return result
     }
 
     /// Whether the slot has an override, read without the lock, so that a unique resolution of a factory without
@@ -21,7 +34,7 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
     /// 38.2 and the composite row from 184 to 164, in two runs of Benchmarks/engine.sh alternated with a build
     /// without it (a change to the library cannot be compared within one run).
     @inlinable
-    var hasRegistration: Bool { summary != 0 }
+    var hasRegistration: Bool { LockWord.load(words + 1) != 0 }
 
     var registration: AnyObject? { withLock { $0.registration } }
 
@@ -30,7 +43,7 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
         withLock { state in
             garbage.append(state.registration)
             state.registration = new
-            setSummary(new == nil ? 0 : 1)
+            LockWord.store(new == nil ? 0 : 1, to: words + 1)  // under the lock, so it changes with the state
             if !keepingInstance { state.dropInstance(into: &garbage) }
         }
     }
@@ -38,7 +51,7 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
     /// The slot of the instance kept for the parameter value `key`, made on first use.
     ///
     /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve.
-    func cell(for key: AnyHashable) -> Slot {
+    func cell(for key: AnyHashable) -> FactoryBox {
         withLockReleasingAfterwards { state, garbage in
             if let cell = state.cells[key] { return cell }
             if state.cells.count >= state.cellLimit {
@@ -50,9 +63,21 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
                     return cell.instance != nil || shared != nil
                 }, garbage: &garbage)
             }
-            let cell = Slot.make(registration: nil, dispose: state.dispose)
+            let cell = FactoryBox(slotOf: self, registration: nil)
             state.cells[key] = cell
             return cell
+        }
+    }
+
+    /// Stores what `read` finds in `found`; or, when it finds nothing, claims the creation. While another thread
+    /// makes it, waits for that thread, then reads again.
+    @inlinable
+    func valueOrClaim<Value>(_ found: inout Value?, reading read: (SlotState<P, T>) -> Value?) -> Creation.Outcome {
+        Creation.valueOrClaim {
+            withLock { state in
+                found = read(state)
+                return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : nil
+            }
         }
     }
 
@@ -62,10 +87,9 @@ final class Slot<P, T>: LockedBuffer<SlotState<P, T>>, AnySlot {
             if now >= state.expiresAt { state.dropInstance(into: &garbage) }
         }
     }
-
 }
 
-/// What a ``Slot`` guards.
+/// What a slot guards.
 @usableFromInline
 struct SlotState<P, T>: CreationState, KeptInstanceState {
     /// The override made by `register`, or `nil` for the factory's own closure.
@@ -84,8 +108,8 @@ struct SlotState<P, T>: CreationState, KeptInstanceState {
     /// For a factory that keeps one instance per parameter value, a slot of its own for each value with an
     /// instance or a creation under way: its instance and creation. The registration stays in this slot. A cell's
     /// lock is taken under this slot's, never the other way round.
-    var cells: [AnyHashable: Slot<P, T>] = [:]
-    /// How many cells there may be before ``Slot/cell(for:)`` lets go of the empty ones.
+    var cells: [AnyHashable: FactoryBox<P, T>] = Dictionary()
+    /// How many cells there may be before ``FactoryBox/cell(for:)`` lets go of the empty ones.
     var cellLimit = 16
     /// Whether this cell was let go of by its factory's slot: a thread that looked it up before may still use it,
     /// but nothing it makes is kept in it (``FactoryBox/makeOnce(_:in:registrationFrom:)``).
@@ -139,9 +163,9 @@ protocol KeptInstanceState {
     mutating func dropInstance(into garbage: inout Garbage)
 }
 
-extension LockedBuffer where State: KeptInstanceState {
+extension StateLock where State: KeptInstanceState {
     /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
-    final func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
         withLock { state in
             // A weak reference loaded under the lock is released after it: that release may be the last one.
             let shared = state.sharedObject
@@ -153,7 +177,7 @@ extension LockedBuffer where State: KeptInstanceState {
     }
 
     /// Drops the instance, and a parameter value's, into `garbage`: a `reset(.scope)` of the factory.
-    final func dropAllInstances(garbage: inout Garbage) {
+    func dropAllInstances(garbage: inout Garbage) {
         withLock { state in
             garbage.append(state.sharedObject)  // loaded under the lock, released after it
             state.dropInstance(into: &garbage)
@@ -161,7 +185,7 @@ extension LockedBuffer where State: KeptInstanceState {
     }
 
     /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
-    final func holdsLiveInstance(garbage: inout Garbage) -> Bool {
+    func holdsLiveInstance(garbage: inout Garbage) -> Bool {
         let (hasInstance, shared) = withLock { ($0.hasInstance, $0.sharedObject) }
         garbage.append(shared)
         return hasInstance || shared != nil

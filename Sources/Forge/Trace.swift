@@ -129,7 +129,7 @@ extension FactoryBox {
     @usableFromInline
     func resolveTraced(_ parameter: P) -> T {
         let world = World.current
-        let slot = unsafeDowncast(world.slot(for: self), to: Slot<P, T>.self)
+        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox<P, T>.self)
         let thread = ResolutionThread.current
         if thread.isSendingTrace {  // a resolution the trace hook makes
             let value = resolve(parameter, in: slot)
@@ -159,7 +159,7 @@ extension FactoryBox {
     }
 
     /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
-    private func source(for parameter: P, in slot: Slot<P, T>, world: World) -> ResolutionEvent.Source {
+    private func source(for parameter: P, in slot: FactoryBox<P, T>, world: World) -> ResolutionEvent.Source {
         if path == .graph && ResolutionThread.graphInstance(of: self) != nil { return .graph }
         if path != .unique && path != .graph && holdsLiveInstance(in: keeper(for: parameter, in: slot), world: world) {
             return .cache

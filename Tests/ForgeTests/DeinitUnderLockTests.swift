@@ -10,6 +10,16 @@ extension Container {
     fileprivate static let sharedProbe = Factory(scope: .shared) { SharedProbe() }
 }
 
+extension Container.Scope {
+    /// Reset only by the test below.
+    fileprivate static let releasingBoxes = Cached(name: "releasingBoxes")
+}
+
+/// Takes the process world's lock in its deinit.
+private final class LocksTheWorldWhenReleased: Sendable {
+    deinit { _ = Container.Scope.releasingBoxes.isEmpty }
+}
+
 /// Resolves in its deinit, as a mock that logs through a resolved logger does.
 private final class ResolvesWhenReleased: Sendable {
     deinit { _ = Container.resolvedByDeinits() }
@@ -44,6 +54,21 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
                 Container.capturing.register { NSObject() }
                 Container.Registrations.reset()  // lets the snapshots go: the last release of the probe
             }
+        })
+    }
+
+    /// In the process's world a factory's box is its slot, so a scope's list of slots may hold the last reference
+    /// to a factory that was not a `static let`; its deinit releases the factory's closure and what that captured.
+    @Test("A factory whose last holder is a scope's list is released after the world's lock")
+    func factoryReleasedByAScopeResetAfterTheLock() {
+        // In the process's world: the detached thread inherits no isolated world.
+        #expect(finishes(within: 20) {
+            do {
+                let probe = LocksTheWorldWhenReleased()
+                let factory = Factory(scope: .releasingBoxes) { withExtendedLifetime(probe) { 7 } }
+                precondition(factory() == 7)  // the scope's list now holds the factory's box
+            }
+            Container.Scope.releasingBoxes.reset()  // the last release of the box, its closure, then the probe
         })
     }
 
