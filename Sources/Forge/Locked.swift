@@ -25,11 +25,22 @@ protocol StateLock: AnyObject {
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R
 }
 
+extension StateLock {
+    /// Runs `body` with the state, holding the lock, and releases what `body` puts in the garbage after releasing
+    /// the lock: a deinit is user code, and may use this lock again.
+    func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
+        var garbage = Garbage()
+        let result = try withLock { try body(&$0, &garbage) }
+        garbage.empty()
+        return result
+    }
+}
+
 /// State that is only ever touched under its own lock, in one allocation with the lock.
 ///
 /// The header is the state; the element is the lock, a word with a stable address (as in swift-nio's
 /// `LockStorage`). Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never call out to user code from the body: release
-/// what the state let go of after the lock, as ``withLockReleasingAfterwards(_:)`` does.
+/// what the state let go of after the lock, as ``StateLock/withLockReleasingAfterwards(_:)`` does.
 ///
 /// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
 /// child of `fork()` takes over a lock that a thread other than the forking one held at the fork.
@@ -54,15 +65,6 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32>, StateLock {
             defer { LockWord.unlock(word) }
             return try body(&state.pointee)
         }
-    }
-
-    /// Runs `body` with the state, holding the lock, and releases what `body` puts in the garbage after releasing
-    /// the lock: a deinit is user code, and may use this lock again.
-    final func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
-        var garbage = Garbage()
-        let result = try withLock { try body(&$0, &garbage) }
-        garbage.empty()
-        return result
     }
 }
 

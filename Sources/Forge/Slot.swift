@@ -20,15 +20,6 @@ extension FactoryBox: AnySlot, StateLock {
         return try body(&state)
     }
 
-    /// Runs `body` with the slot's state, holding its lock, and releases what `body` puts in the garbage after
-    /// the lock: a deinit is user code, and may resolve this factory.
-    func withLockReleasingAfterwards<R>(_ body: (inout SlotState<P, T>, inout Garbage) throws -> R) rethrows -> R {
-        var garbage = Garbage()
-        let result = try withLock { try body(&$0, &garbage) }
-        garbage.empty()
-        return result
-    }
-
     /// Whether the slot has an override, read without the lock, so that a unique resolution of a factory without
     /// one (the common case) takes no lock. With it, unique went from 45.0 to 40.6 ns, a parameter from 43.0 to
     /// 38.2 and the composite row from 184 to 164, in two runs of Benchmarks/engine.sh alternated with a build
