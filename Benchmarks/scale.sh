@@ -6,7 +6,8 @@
 #   Benchmarks/scale.sh [runs]      # runs: cold processes per scenario for the timings, 5 by default
 #
 # Needs swift and python3. It generates a package into Benchmarks/.build/scale (scripts/scale_generate.py),
-# builds it in release and debug (the first build takes several minutes: swift-dependencies needs swift-syntax),
+# builds it in release and debug (the first build takes 20 to 30 minutes on 2 cores: swift-dependencies needs
+# swift-syntax, and the 10,000-factory modules are 30 modules of 1,000; SCALE_SIZES=1000 leaves them out),
 # then runs:
 # - the timing pass: each scenario in `runs` fresh processes, without malloc counting;
 # - the counting pass: each scenario once more, with scripts/scale/malloc_counter.c preloaded;
@@ -25,11 +26,16 @@ swift build -c debug --package-path "$package" >&2
 bin="$package/.build/release"
 : > "$results"
 
-# Every scenario of every library once, in fresh processes, with the environment given before the function.
+# Every scenario of every library once, in fresh processes, with the environment given before the function. The
+# 10,000-factory scenarios run in executables of their own (scale-forge-10000 and the others): each binary links
+# one size.
 run_all() {
     for size in $sizes; do
-        for executable in scale-forge scale-swinject scale-dependencies; do "$bin/$executable" "flat$size"; done
-        "$bin/scale-forge" "world$size"
+        suffix=$([ "$size" = 1000 ] || echo "-$size")
+        for executable in scale-forge scale-swinject scale-dependencies; do
+            "$bin/$executable$suffix" "flat$size"
+        done
+        "$bin/scale-forge$suffix" "world$size"
     done
     for executable in scale-forge scale-swinject scale-dependencies; do "$bin/$executable" graph; done
 }

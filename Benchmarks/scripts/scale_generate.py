@@ -7,6 +7,9 @@ OUT_DIR gets a complete Swift package (it lives under Benchmarks/.build, which g
 
 - `<Lib>Flat<N>`, N = 1,000 and 10,000: N service types and one declaration each (a Forge singleton `Factory`, a
   Swinject `.container` registration, a swift-dependencies `DependencyKey`), with `declareAll` and `resolveAll`.
+  Above 1,000, the types and declarations are split into modules of 1,000, `<Lib>Flat<N>Part<k>`, as a large app
+  splits them into feature modules, and `<Lib>Flat<N>` only calls theirs: in one module of 10,000, the optimizer's
+  work grows faster than the module (a release build of ForgeFlat10000 did not finish in 19 minutes).
 - `<Lib>Graph`: a 1,000-factory launch graph. Ten layers of 100 types. The bottom layer's are singletons; every other
   type is made anew on each resolution (Forge's unique scope, Swinject's `.transient`, a swift-dependencies client
   whose `make` builds it) from 3 to 5 dependencies: one or two from the layer below (unique, or a singleton for the
@@ -16,7 +19,9 @@ OUT_DIR gets a complete Swift package (it lives under Benchmarks/.build, which g
 - `ScaleKit`: the clock, the sink, and the malloc counters, read from `libMallocCounter.so` when it is preloaded.
 - `MallocCounter`: the counting interposer, a dynamic library that only the counting pass preloads.
 - `scale-forge`, `scale-swinject`, `scale-dependencies`: one executable per library, so that each cold process
-  holds one library only.
+  holds one library only, with the 1,000-factory modules and the graph; `scale-forge-10000` and the others: the
+  10,000-factory modules only, from the same main.swift with `LARGE` defined. A binary holds one size, because what
+  a library does on first use can grow with what the binary holds (swift-dependencies' first read of a key does).
 """
 
 import os
@@ -26,6 +31,10 @@ import sys
 LAYERS = 10
 WIDTH = 100
 SIZES = tuple(int(size) for size in os.environ.get("SCALE_SIZES", "1000 10000").split())
+assert 1000 in SIZES and set(SIZES) <= {1000, 10000}, "SCALE_SIZES: 1000, or 1000 10000 (the mains know these two)"
+LARGE_SIZES = tuple(size for size in SIZES if size != 1000)
+LIBRARY_MODULE = {"Forge": "Forge", "Swinject": "Swinject", "Deps": "Dependencies"}
+PART = 1000  # types per generated module; larger sizes are split into parts of this many
 CHUNK = 50  # statements per generated function: in functions of 250 inlined resolutions, the optimizer crawled (SimplifyCFG, 18 minutes for ForgeFlat10000 and counting)
 
 
@@ -106,14 +115,32 @@ def graph_classes(deps):
 
 # MARK: Forge
 
-def forge_flat(n):
+def parts(n):
+    """The index ranges of the modules that hold n types: one module up to PART, parts of PART above."""
+    return [range(n)] if n <= PART else [range(start, start + PART) for start in range(0, n, PART)]
+
+
+def umbrella(lib, n, signature="", functions=("declareAll", "resolveAll")):
+    """`<Lib>Flat<n>` above PART: imports its parts and calls each part's functions in turn."""
+    names = [f"{lib}Flat{n}Part{k}" for k in range(len(parts(n)))]
+    arguments = ", ".join(a.split(":")[0].split()[-1] for a in signature.split(", ") if a)
+    lines = [f"import {name}" for name in names]
+    lines += [f"import {LIBRARY_MODULE[lib]}", "import ScaleKit", "", f"// {n:,} factories, declared in {len(names)} modules of {PART:,}.", ""]
+    for function in functions:
+        lines.append(f"public func {function}({signature}) {{")
+        lines += [f"    {name}.{function}({arguments})" for name in names]
+        lines.append("}\n")
+    return "\n".join(lines)
+
+
+def forge_flat(indices):
     lines = ["import Forge", "import ScaleKit", ""]
-    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in range(n)]
+    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in indices]
     lines += ["", "extension Container {"]
-    lines += [f"    public static let s{i} = Factory<S{i}>(scope: .singleton) {{ S{i}() }}" for i in range(n)]
+    lines += [f"    public static let s{i} = Factory<S{i}>(scope: .singleton) {{ S{i}() }}" for i in indices]
     lines += ["}", ""]
-    body = chunked([f"sink(Container.s{i})" for i in range(n)], "declareAll")
-    body += chunked([f"sink(Container.s{i}())" for i in range(n)], "resolveAll")
+    body = chunked([f"sink(Container.s{i})" for i in indices], "declareAll")
+    body += chunked([f"sink(Container.s{i}())" for i in indices], "resolveAll")
     return "\n".join(lines) + body
 
 
@@ -146,13 +173,13 @@ def direct_calls(n):
 
 # MARK: Swinject
 
-def swinject_flat(n):
+def swinject_flat(indices):
     lines = ["import Swinject", "import ScaleKit", ""]
-    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in range(n)]
+    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in indices]
     lines.append("")
-    body = chunked([f"container.register(S{i}.self) {{ _ in S{i}() }}.inObjectScope(.container)" for i in range(n)],
+    body = chunked([f"container.register(S{i}.self) {{ _ in S{i}() }}.inObjectScope(.container)" for i in indices],
                    "declareAll", signature="_ container: Container")
-    body += chunked([f"sink(container.resolve(S{i}.self)!)" for i in range(n)],
+    body += chunked([f"sink(container.resolve(S{i}.self)!)" for i in indices],
                     "resolveAll", signature="_ container: Container")
     return "\n".join(lines) + body
 
@@ -190,13 +217,13 @@ def deps_key(type_name, name, value):
             f"get {{ self[{type_name}Key.self] }} set {{ self[{type_name}Key.self] = newValue }} }} }}")
 
 
-def deps_flat(n):
+def deps_flat(indices):
     lines = ["import Dependencies", "import ScaleKit", ""]
-    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in range(n)]
-    lines += [deps_key(f"S{i}", f"s{i}", f"S{i}()") for i in range(n)]
+    lines += [f"public final class S{i}: Sendable {{ public init() {{}} }}" for i in indices]
+    lines += [deps_key(f"S{i}", f"s{i}", f"S{i}()") for i in indices]
     lines.append("")
     # Nothing to declare at run time: a key is a type. Reading one caches its live value.
-    body = chunked([f"sink(DependencyValues._current.s{i})" for i in range(n)], "resolveAll")
+    body = chunked([f"sink(DependencyValues._current.s{i})" for i in indices], "resolveAll")
     return "\n".join(lines) + body
 
 
@@ -229,11 +256,23 @@ def deps_calls(n):
 # MARK: The package
 
 def package(forge_path):
-    flat = lambda lib, dep: [f'        .target(name: "{lib}Flat{n}", dependencies: ["ScaleKit", {dep}]),'
-                             for n in SIZES]
-    executable = lambda name, lib, dep: (
-        f'        .executableTarget(name: "{name}", dependencies: ["ScaleKit", '
-        + "".join(f'"{lib}Flat{n}", ' for n in SIZES) + f'"{lib}Graph", {dep}]),')
+    def flat(lib, dep):
+        targets = []
+        for n in SIZES:
+            if len(parts(n)) == 1:
+                targets.append(f'        .target(name: "{lib}Flat{n}", dependencies: ["ScaleKit", {dep}]),')
+                continue
+            names = [f"{lib}Flat{n}Part{k}" for k in range(len(parts(n)))]
+            targets += [f'        .target(name: "{name}", dependencies: ["ScaleKit", {dep}]),' for name in names]
+            targets.append(f'        .target(name: "{lib}Flat{n}", dependencies: ["ScaleKit", '
+                           + "".join(f'"{name}", ' for name in names) + f"{dep}]),")
+        return targets
+    def executables(name, lib, dep):
+        targets = [f'        .executableTarget(name: "{name}", dependencies: ["ScaleKit", "{lib}Flat1000", '
+                   f'"{lib}Graph", {dep}]),']
+        targets += [f'        .executableTarget(name: "{name}{n}", dependencies: ["ScaleKit", "{lib}Flat{n}", {dep}], '
+                    'swiftSettings: [.define("LARGE")]),' for n in LARGE_SIZES]
+        return targets
     forge = '.product(name: "Forge", package: "Forge")'
     swinject = '.product(name: "Swinject", package: "Swinject")'
     dependencies = '.product(name: "Dependencies", package: "swift-dependencies")'
@@ -248,10 +287,14 @@ def package(forge_path):
         '        .target(name: "DirectCalls1000", dependencies: ["ScaleKit", "ForgeFlat1000"]),',
         f'        .target(name: "SwinjectCalls1000", dependencies: ["ScaleKit", "SwinjectFlat1000", {swinject}]),',
         f'        .target(name: "DepsCalls1000", dependencies: ["ScaleKit", "DepsFlat1000", {dependencies}]),',
-        executable("ScaleForge", "Forge", forge),
-        executable("ScaleSwinject", "Swinject", swinject),
-        executable("ScaleDependencies", "Deps", dependencies),
+        *executables("ScaleForge", "Forge", forge),
+        *executables("ScaleSwinject", "Swinject", swinject),
+        *executables("ScaleDependencies", "Deps", dependencies),
     ]
+    products = [f'        .executable(name: "scale-{lib}{suffix}", targets: ["{name}{n}"]),'
+                for lib, name in (("forge", "ScaleForge"), ("swinject", "ScaleSwinject"),
+                                  ("dependencies", "ScaleDependencies"))
+                for n, suffix in [("", "")] + [(n, f"-{n}") for n in LARGE_SIZES]]
     return f"""// swift-tools-version:6.0
 // Generated by Benchmarks/scripts/scale_generate.py; do not edit.
 import PackageDescription
@@ -260,9 +303,7 @@ let package = Package(
     name: "ForgeScale",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .executable(name: "scale-forge", targets: ["ScaleForge"]),
-        .executable(name: "scale-swinject", targets: ["ScaleSwinject"]),
-        .executable(name: "scale-dependencies", targets: ["ScaleDependencies"]),
+{chr(10).join(products)}
         .library(name: "MallocCounter", type: .dynamic, targets: ["MallocCounter"]),
     ],
     dependencies: [
@@ -293,13 +334,19 @@ def main():
                            ("dependencies", "ScaleDependencies")):
         with open(os.path.join(here, "scale", f"main-{lib}.swift")) as f:
             text = f.read().replace("@RESOLUTIONS@", str(resolutions(deps)))
-        if 10000 not in SIZES:  # SCALE_SIZES=1000: a quick run, without the 10,000-factory modules
-            text = "\n".join(line for line in text.split("\n") if "10000" not in line)
-        write(os.path.join(out, f"Sources/{main_name}/main.swift"), text)
+        for n in ("",) + LARGE_SIZES:  # the same main, with `LARGE` defined for the 10,000-factory executable
+            write(os.path.join(out, f"Sources/{main_name}{n}/main.swift"), text)
     for n in SIZES:
-        write(os.path.join(out, f"Sources/ForgeFlat{n}/Flat.swift"), forge_flat(n))
-        write(os.path.join(out, f"Sources/SwinjectFlat{n}/Flat.swift"), swinject_flat(n))
-        write(os.path.join(out, f"Sources/DepsFlat{n}/Flat.swift"), deps_flat(n))
+        sections = parts(n)
+        for lib, generate in (("Forge", forge_flat), ("Swinject", swinject_flat), ("Deps", deps_flat)):
+            if len(sections) == 1:
+                write(os.path.join(out, f"Sources/{lib}Flat{n}/Flat.swift"), generate(sections[0]))
+                continue
+            for k, indices in enumerate(sections):
+                write(os.path.join(out, f"Sources/{lib}Flat{n}Part{k}/Flat.swift"), generate(indices))
+            signature = "_ container: Container" if lib == "Swinject" else ""
+            functions = ("resolveAll",) if lib == "Deps" else ("declareAll", "resolveAll")
+            write(os.path.join(out, f"Sources/{lib}Flat{n}/Flat.swift"), umbrella(lib, n, signature, functions))
     write(os.path.join(out, "Sources/ForgeGraph/Graph.swift"), forge_graph(deps))
     write(os.path.join(out, "Sources/SwinjectGraph/Graph.swift"), swinject_graph(deps))
     write(os.path.join(out, "Sources/DepsGraph/Graph.swift"), deps_graph(deps))

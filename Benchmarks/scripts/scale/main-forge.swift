@@ -1,10 +1,15 @@
-// scale-forge: Forge at app scale. One scenario per process: `scale-forge flat1000|flat10000|graph|world1000|
-// world10000`. Generated into the scale package by scale_generate.py from Benchmarks/scripts/scale/.
+// scale-forge: Forge at app scale. One scenario per process: `scale-forge flat1000|graph|world1000`, and
+// `scale-forge-10000 flat10000|world10000`. Generated into the scale package by scale_generate.py from
+// Benchmarks/scripts/scale/, once for each executable: `LARGE` is defined for the one that links the
+// 10,000-factory modules, so that the 1,000-factory scenarios run in a binary that holds 1,000 factories.
 import Forge
-import ForgeFlat1000
-import ForgeFlat10000
-import ForgeGraph
 import ScaleKit
+#if LARGE
+import ForgeFlat10000
+#else
+import ForgeFlat1000
+import ForgeGraph
+#endif
 
 let library = "Forge"
 
@@ -32,13 +37,16 @@ func worlds(_ size: Int, declare: () -> Void, resolve: () -> Void) {
 }
 
 switch scenario {
-case "flat1000": flat(1_000, declare: ForgeFlat1000.declareAll, resolve: ForgeFlat1000.resolveAll)
+#if LARGE
 case "flat10000": flat(10_000, declare: ForgeFlat10000.declareAll, resolve: ForgeFlat10000.resolveAll)
+case "world10000": worlds(10_000, declare: ForgeFlat10000.declareAll, resolve: ForgeFlat10000.resolveAll)
+#else
+case "flat1000": flat(1_000, declare: ForgeFlat1000.declareAll, resolve: ForgeFlat1000.resolveAll)
 case "graph":
     phase(library, "graph cold", ForgeGraph.resolveRoots)
     warmPhase(library, "graph warm", ForgeGraph.resolveRoots)
     report(library, "graph", "resolutions", @RESOLUTIONS@)
 case "world1000": worlds(1_000, declare: ForgeFlat1000.declareAll, resolve: ForgeFlat1000.resolveAll)
-case "world10000": worlds(10_000, declare: ForgeFlat10000.declareAll, resolve: ForgeFlat10000.resolveAll)
+#endif
 default: fatalError("usage: scale-forge SCENARIO (see Benchmarks/scale.sh)")
 }

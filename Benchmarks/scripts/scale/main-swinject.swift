@@ -1,9 +1,13 @@
-// scale-swinject: the same scenarios with Swinject 2.10.0. `scale-swinject flat1000|flat10000|graph`.
+// scale-swinject: the same scenarios with Swinject 2.10.0. `scale-swinject flat1000|graph`, and
+// `scale-swinject-10000 flat10000` (`LARGE`, as in main-forge.swift).
 import ScaleKit
 import Swinject
-import SwinjectFlat1000
+#if LARGE
 import SwinjectFlat10000
+#else
+import SwinjectFlat1000
 import SwinjectGraph
+#endif
 
 let library = "Swinject"
 
@@ -18,8 +22,10 @@ func flat(_ size: Int, declare: (Container) -> Void, resolve: (Container) -> Voi
 }
 
 switch scenario {
-case "flat1000": flat(1_000, declare: SwinjectFlat1000.declareAll, resolve: SwinjectFlat1000.resolveAll)
+#if LARGE
 case "flat10000": flat(10_000, declare: SwinjectFlat10000.declareAll, resolve: SwinjectFlat10000.resolveAll)
+#else
+case "flat1000": flat(1_000, declare: SwinjectFlat1000.declareAll, resolve: SwinjectFlat1000.resolveAll)
 case "graph":
     var container: Container?
     phase(library, "graph setup") {
@@ -28,5 +34,6 @@ case "graph":
     }
     phase(library, "graph cold") { SwinjectGraph.resolveRoots(container!) }
     warmPhase(library, "graph warm") { SwinjectGraph.resolveRoots(container!) }
+#endif
 default: fatalError("usage: scale-swinject SCENARIO (see Benchmarks/scale.sh)")
 }
