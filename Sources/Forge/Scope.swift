@@ -64,9 +64,10 @@ extension SharedContainer {
         public static let cached = Cached()
         /// One instance, kept while anyone else holds it strongly. Value types behave as ``unique``.
         public static let shared = Shared()
-        /// One instance for the process. ``reset()`` (every scope but this one) leaves it; it is dropped only
-        /// by ``reset(includingSingletons:)`` with `true`, the singleton scope's own ``reset()``, a reset or new
-        /// registration of the factory, or a `pop()` after the `push()` it was cached since.
+        /// One instance for the process. ``reset()-type.method`` (every scope but this one) leaves it; it is
+        /// dropped only by ``reset(includingSingletons:)`` with `true`, the singleton scope's own
+        /// ``reset()-method``, a reset or new registration of the factory, or a `pop()` after the `push()` it was
+        /// cached since.
         public static let singleton = Singleton()
         /// One instance per top-level resolution: every factory resolved while building one object graph
         /// shares it.

@@ -5,7 +5,7 @@ internal import CForge
 ///
 /// Nested resolutions (those a factory's closure makes) arrive before the one that made them, since each event is
 /// sent when its resolution returns; ``depth`` and ``started`` put them back in order, as
-/// ``SharedContainer/Diagnostics/printTree(_:)`` does.
+/// ``SharedContainer/Diagnostics/printTree`` does.
 public struct ResolutionEvent: Sendable, CustomStringConvertible {
     /// Where the instance came from.
     public enum Source: String, Sendable {

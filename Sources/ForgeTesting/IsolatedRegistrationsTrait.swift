@@ -20,7 +20,7 @@ import Testing
 /// ```
 ///
 /// Each test case of a parameterized test gets a world of its own. See
-/// ``Forge/SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)`` for what a world holds.
+/// `Container.Registrations.isolated(named:runContext:_:)` (in Forge) for what a world holds.
 public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Registers mocks inside the test's world, before the test runs.
     let registrations: (@Sendable () -> Void)?
@@ -33,6 +33,8 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
+    /// Runs `function`, the test case, inside a new isolated world named after the test, after the trait's
+    /// registrations.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

@@ -20,8 +20,9 @@ import XCTest
 /// ```
 ///
 /// To isolate part of a test without subclassing, call
-/// ``Forge/SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)``.
+/// `Container.Registrations.isolated(named:runContext:_:)` (in Forge).
 open class IsolatedTestCase: XCTestCase {
+    /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test.
     override open func invokeTest() {
         Container.Registrations.isolated(named: name) {
             super.invokeTest()
