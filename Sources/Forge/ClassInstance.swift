@@ -37,11 +37,13 @@ public protocol OptionalProtocol {
 }
 
 extension Optional: OptionalProtocol {
+    /// Whether the optional holds a value: `false` for `nil`.
     public var hasWrappedValue: Bool {
         if case .some = self { return true }
         return false
     }
 
+    /// The value the optional holds, as `Any`, or `nil`.
     public var wrappedValue: Any? {
         if case .some(let value) = self { return value }
         return nil

@@ -48,7 +48,9 @@ public struct DependencyGraph: Sendable, Equatable {
 
     /// A factory (``from``) whose closure resolved another (``to``) while making its instance.
     public struct Edge: Hashable, Sendable {
+        /// The factory whose closure resolved ``to``.
         public let from: Node
+        /// The factory that ``from``'s closure resolved.
         public let to: Node
     }
 

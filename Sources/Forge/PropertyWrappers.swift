@@ -16,6 +16,7 @@ public struct Injected<T> {
     @usableFromInline let factory: Factory<T>
     @usableFromInline var dependency: T
 
+    /// Resolves `factory` now, as the owner is initialized: `@Injected(Container.api) var api`.
     // Inlinable so that the resolution is specialized for `T` where the owner is declared.
     @inlinable
     public init(_ factory: Factory<T>) {
@@ -23,6 +24,7 @@ public struct Injected<T> {
         dependency = factory()
     }
 
+    /// The instance resolved when the owner was initialized, or the one assigned since.
     public var wrappedValue: T {
         get { dependency }
         mutating set { dependency = newValue }
@@ -54,11 +56,14 @@ public struct LazyInjected<T> {
 
     // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
     // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
+    /// Resolves `factory` on the first read of the property, not before: `@LazyInjected(Container.api) var api`.
     @inlinable
     public init(_ factory: Factory<T>) {
         box = LazyBox(factory)
     }
 
+    /// The instance resolved on the first read, or the one assigned since. Assigning replaces it for every later
+    /// read, on any thread.
     @inlinable
     public var wrappedValue: T {
         get { box.stored { $0 } }
@@ -95,6 +100,7 @@ public struct LazyInjected<T> {
 public struct LazyDependency<T> {
     @usableFromInline let box: LazyBox<T, T>
 
+    /// Resolves `factory` on the first read of ``value``, not before.
     @inlinable
     public init(_ factory: Factory<T>) {
         box = LazyBox(factory)
@@ -135,11 +141,14 @@ public struct WeakLazyInjected<T> {
 
     // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
     // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
+    /// Resolves `factory` on the first read of the property, and holds what it returns weakly:
+    /// `@WeakLazyInjected(Container.delegate) var delegate`.
     @inlinable
     public init(_ factory: Factory<T>) {
         box = LazyBox(factory)
     }
 
+    /// The instance resolved on the first read, while someone else holds it strongly; `nil` once it is gone.
     @inlinable
     public var wrappedValue: T? {
         get {

@@ -19,6 +19,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case circularDependency
     }
 
+    /// What went wrong: an unfulfilled promise, or a circular dependency.
     public let kind: Kind
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`.
     public let factory: String

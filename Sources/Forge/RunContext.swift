@@ -32,6 +32,8 @@ extension SharedContainer {
         /// Seconds on a clock that never goes back, for ``Factory/timeToLive(_:)``.
         public var now: @Sendable () -> Double
 
+        /// A context of your own, for a test of contexts (``Factory/onArg(_:_:)``, ``Factory/onDebug(_:)``) or of
+        /// a time to live, passed to an isolated world: nothing is read from the process.
         public init(
             arguments: [String] = [], environment: [String: String] = [:], isDebugBuild: Bool = false,
             now: @escaping @Sendable () -> Double = RunContext.monotonicSeconds

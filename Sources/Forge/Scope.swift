@@ -33,6 +33,8 @@ extension SharedContainer {
             self.name = name
         }
 
+        /// The scope's name: `singleton` for ``singleton``, `session` for `Cached(name: "session")`. Messages,
+        /// traces and graphs show it.
         public var description: String { name }
 
         /// Drops every instance this scope holds, so the next resolution makes new ones.
@@ -75,26 +77,31 @@ extension SharedContainer {
 
         /// A scope that keeps its instances until reset. Make your own, such as a login `session`.
         public final class Cached: Scope, @unchecked Sendable {
+            /// A new scope of this kind, shown in messages, traces and graphs as `name`.
             public init(name: String = "cached") { super.init(kind: .cached, name: name) }
         }
 
         /// A scope that holds its instances weakly.
         public final class Shared: Scope, @unchecked Sendable {
+            /// A new scope of this kind, shown in messages, traces and graphs as `name`.
             public init(name: String = "shared") { super.init(kind: .shared, name: name) }
         }
 
         /// A scope whose instances live for the process.
         public final class Singleton: Scope, @unchecked Sendable {
+            /// A new scope of this kind, shown in messages, traces and graphs as `name`.
             public init(name: String = "singleton") { super.init(kind: .singleton, name: name) }
         }
 
         /// A scope with one instance per top-level resolution.
         public final class Graph: Scope, @unchecked Sendable {
+            /// A new scope of this kind, shown in messages, traces and graphs as `name`.
             public init(name: String = "graph") { super.init(kind: .graph, name: name) }
         }
 
         /// A scope that never keeps an instance.
         public final class Unique: Scope, @unchecked Sendable {
+            /// A new scope of this kind, shown in messages, traces and graphs as `name`.
             public init(name: String = "unique") { super.init(kind: .unique, name: name) }
         }
     }

@@ -15,6 +15,7 @@
 /// A feature module can declare its factories in its own container, or in an extension of a container it shares
 /// with the app; the app can register implementations for them (see ``AutoRegistering``).
 open class SharedContainer {
+    /// Makes an instance, which Forge itself never needs: a container is a namespace for `static let` factories.
     public init() {}
 }
 

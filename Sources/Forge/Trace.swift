@@ -29,6 +29,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     public let site: String
     /// The name of the factory's scope, e.g. `singleton`, or `session` for `Cached(name: "session")`.
     public let scope: String
+    /// Where the instance came from: made anew, from a scope's cache, from an override, and so on.
     public let source: Source
     /// Seconds the resolution took, nested resolutions included.
     public let duration: Double

@@ -6,8 +6,11 @@
 #   // expect: clean                    compiles with warnings as errors
 #   // expect-diagnostic: TEXT          does not compile with warnings as errors, and the compiler says TEXT
 #
-# A snippet with the line "// The README's sample, from here to the end." must match README.md from that line on, so
-# that the README's samples are the code that compiles here.
+# A snippet with the line "// The sample of PATH, from here to the end." must match the file PATH (from the
+# repository's root) from that line on, so that the samples of the README, the DocC articles and the doc comments are
+# the code that compiles here. In a .swift file the sample is compared with the file's doc comments, `///` and the
+# indentation before it taken away. "// The README's sample, from here to the end." is the same for README.md.
+# ForgeTesting is built too, so that its samples compile.
 #
 #   Tests/CompileChecks/run.sh
 #
@@ -16,20 +19,28 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 swift build --target Forge >&2
+swift build --target ForgeTesting >&2
 bin=$(swift build --show-bin-path)
 # The llvm diagnostic style prints no source lines, so a snippet's own header never matches what it expects.
 flags=(-typecheck -warnings-as-errors -diagnostic-style llvm -I "$bin/Modules"
     -Xcc -fmodule-map-file="$bin/CForge.build/module.modulemap")
 
-marker="// The README's sample, from here to the end."
-readme=$(cat README.md)
 failed=0
 for snippet in Tests/CompileChecks/*.swift; do
-    if grep -qxF "$marker" "$snippet"; then
+    marker=$(grep -m1 -E "^// The (README's sample|sample of [^ ]+), from here to the end\.$" "$snippet" || true)
+    if [[ -n "$marker" ]]; then
+        source=$(sed -E 's|^// The sample of ([^ ]+), from.*|\1|; s|^// The README.s sample.*|README.md|' <<< "$marker")
         sample=$(sed -n "\|^$marker\$|,\$p" "$snippet" | tail -n +2)
-        if [[ "$readme" != *"$sample"* ]]; then
-            echo "FAIL $snippet: its sample is not in README.md as written; update one or the other"
+        if [[ ! -f "$source" ]]; then
+            echo "FAIL $snippet: its sample's source $source does not exist"
             failed=1
+        else
+            text=$(cat "$source")
+            [[ "$source" != *.swift ]] || text=$(sed -nE 's|^[[:space:]]*/// ?||p' "$source")
+            if [[ "$text" != *"$sample"* ]]; then
+                echo "FAIL $snippet: its sample is not in $source as written; update one or the other"
+                failed=1
+            fi
         fi
     fi
     version=$(sed -n 's|^// swift-version: ||p' "$snippet")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC catalogs of Forge and ForgeTesting with the toolchain's docc, and fails on any docc warning (a
-# broken symbol link, an ambiguous one) or on any public symbol that no page curates.
+# broken symbol link, an ambiguous one), on any public declaration without a `///` summary, or on any public symbol
+# that no page curates.
 #
 #   Tests/Docs/build.sh              # the site goes to .build/docs/site/<Module>, which git ignores
 #
@@ -15,15 +16,17 @@ rm -rf "$graphs" "$out/site"
 mkdir -p "$graphs/Forge" "$graphs/ForgeTesting" "$out/site"
 
 echo "== symbol graphs" >&2
-for module in Forge ForgeTesting; do
-    # Public symbols only, as a client sees them. Each module builds in a scratch path of its own: in a shared one,
-    # ForgeTesting counted as up to date after Forge was rebuilt with the new flags, and wrote no symbol graph.
-    swift build --target "$module" --scratch-path "$out/build-$module" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs/$module" \
-        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >&2
-done
-# A module's symbol graphs name its dependencies' symbols too; each catalog documents its own module.
-rm -f "$graphs/ForgeTesting/Forge.symbols.json" "$graphs/ForgeTesting/Forge@"*.symbols.json
+# SwiftPM's own command builds the package and extracts each module's public symbols from what it built, so the
+# graphs are whole even after an incremental build (a module rebuilt with -emit-symbol-graph only when its sources
+# change left ForgeTesting's out). A scratch path of its own keeps the test build's products apart. The command
+# exits with an error for the test-discovery modules SwiftPM generates, which have no graph to give: what counts is
+# that Forge's and ForgeTesting's graphs are written, which the copies below check.
+log="$out/dump-symbol-graph.log"
+written=$( (swift package --scratch-path "$out/build" dump-symbol-graph --minimum-access-level public \
+    2> "$log" || true) | sed -n 's/^Files written to //p')
+[[ -d "$written" ]] || { cat "$log" >&2; echo "swift package dump-symbol-graph wrote no symbol graphs" >&2; exit 1; }
+cp "$written"/Forge.symbols.json "$written"/Forge@*.symbols.json "$graphs/Forge/"
+cp "$written"/ForgeTesting.symbols.json "$written"/ForgeTesting@*.symbols.json "$graphs/ForgeTesting/"
 
 failed=0
 for module in Forge ForgeTesting; do
@@ -32,6 +35,8 @@ for module in Forge ForgeTesting; do
         --additional-symbol-graph-dir "$graphs/$module" \
         --fallback-display-name "$module" --fallback-bundle-identifier "dev.forge.$module" \
         --output-dir "$out/site/$module" --warnings-as-errors || failed=1
+    echo "== summaries of $module: every public declaration has a /// comment" >&2
+    swift Tests/Docs/DocCommentCheck.swift "$graphs/$module" || failed=1
     echo "== curation of $module: every public symbol listed under a topic of some page" >&2
     swift Tests/Docs/CurationCheck.swift "$out/site/$module/data/documentation" || failed=1
 done
