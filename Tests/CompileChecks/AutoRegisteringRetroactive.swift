@@ -1,13 +1,13 @@
 // swift-version: 6
 // expect: clean
-// The README's sample "Registering from other modules", as a Swift 6 app writes it (both modules in one file):
+// The Modular Apps article's composition root, as a Swift 6 app writes it (both modules in one file):
 // the types it uses first, then the sample verbatim.
 import Forge
 
 public protocol Analytics: Sendable { func track(_ event: String) }
 struct LiveAnalytics: Analytics { func track(_ event: String) {} }
 
-// The README's sample, from here to the end.
+// The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 // FeatureA (knows only protocols)
 public class FeatureAContainer: SharedContainer {
     public static let analytics = Factory<Analytics?> { nil }

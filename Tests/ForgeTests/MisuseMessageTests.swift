@@ -14,4 +14,22 @@ import Testing
         #expect(!text.contains("Forge warning"))
         #endif
     }
+
+    @Test func anIsolatedWorldsPushNeverReachesTheProcessWorldsStack() async {
+        // The pop after the worlds finds the process world's stack empty, and says so: no push leaked into it.
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { Container.Registrations.isolated { Container.Registrations.push() } }
+                }
+            }
+            Container.Registrations.pop()
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #if DEBUG
+        #expect(text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."))
+        #else
+        #expect(!text.contains("Forge warning"))
+        #endif
+    }
 }

@@ -1,6 +1,6 @@
 // swift-version: 6
 // expect: clean
-// The README's Sendable owners compile in a client module with no @unchecked.
+// The Concurrency article's Sendable owners compile in a client module with no @unchecked.
 import Forge
 
 protocol Clock: Sendable {}
@@ -18,7 +18,7 @@ extension Container {
     static let api = Factory<any APIClient>(scope: .singleton) { LiveAPI() }
 }
 
-// The README's sample, from here to the end.
+// The sample of Sources/Forge/Forge.docc/Articles/Concurrency.md, from here to the end.
 struct PriceFormatter: Sendable {
     @Injected(Container.clock) var clock                      // Clock: Sendable
 }

@@ -1,0 +1,25 @@
+// swift-version: 6
+// expect: clean
+// ComingFromFactory1.md's sample "Swift 6 language mode": the mocks and the factory first, then the sample verbatim.
+import Forge
+
+protocol APIServiceType: AnyObject {}
+final class APIService: APIServiceType {}
+final class MockAPIService: APIServiceType, Sendable {}
+final class RecordingAPIService: APIServiceType {
+    var calls = 0
+}
+extension Container {
+    static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }
+}
+
+// The sample of Sources/Forge/Forge.docc/Articles/ComingFromFactory1.md, from here to the end.
+extension Container.Scope {
+    static let session = Cached()                    // Factory 1.x: static var
+}
+
+let mock = MockAPIService()                          // MockAPIService: Sendable
+Container.api.register { mock }
+
+nonisolated(unsafe) let recorder = RecordingAPIService()   // a non-Sendable mock the test reads afterwards
+Container.api.register { recorder }

@@ -1,0 +1,27 @@
+// swift-version: 6
+// expect: clean
+// ComingFromSwinject.md's sample "Overriding in tests": the imports, types and factories first, then the sample
+// verbatim.
+import Forge
+import Testing
+
+protocol AnimalType {}
+struct Cat: AnimalType { let name: String }
+struct Dog: AnimalType { let name: String }
+struct MockAnimal: AnimalType {}
+protocol PersonType {}
+final class PetOwner: PersonType {
+    let pet: AnimalType
+    init(name: String, pet: AnimalType) { self.pet = pet }
+}
+extension Container {
+    static let animal = Factory<AnimalType> { Cat(name: "Mimi") }
+    static let person = Factory<PersonType> { PetOwner(name: "Stephen", pet: animal()) }
+}
+
+// The sample of Sources/Forge/Forge.docc/Articles/ComingFromSwinject.md, from here to the end.
+Container.Registrations.isolated {
+    Container.animal.register { MockAnimal() }
+    let owner = Container.person() as! PetOwner
+    #expect(owner.pet is MockAnimal)
+}

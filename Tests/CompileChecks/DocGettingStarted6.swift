@@ -1,0 +1,24 @@
+// swift-version: 6
+// expect: clean
+// GettingStarted.md's sample "Inject with property wrappers": the factories it injects first, then the sample verbatim.
+import Forge
+
+protocol MyServiceType {}
+final class MyService: MyServiceType {}
+protocol APIServiceType {}
+final class APIService: APIServiceType {}
+final class Parent {}
+extension Container {
+    static let myService = Factory<MyServiceType> { MyService() }
+    static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }
+    static let parent = Factory(scope: .shared) { Parent() }
+}
+
+// The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
+class ContentViewModel {
+    @Injected(Container.myService) private var myService      // resolved when the model is created
+    @LazyInjected(Container.api) private var api              // resolved on first use, once, thread-safely
+    @WeakLazyInjected(Container.parent) private var parent    // resolved on first use, held weakly
+
+    func refresh() { $myService.resolve(reset: .scope) }      // resolve again, without the cached instance
+}

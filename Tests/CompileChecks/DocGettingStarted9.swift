@@ -1,0 +1,15 @@
+// swift-version: 6
+// expect: clean
+// GettingStarted.md's sample "Add containers": the custom scope and the type it uses first, then the sample verbatim.
+import Forge
+
+final class SimpleService {}
+extension Container.Scope {
+    static let session = Cached()
+}
+
+// The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
+class OrderContainer: SharedContainer {
+    static let additionalService = Factory(scope: .session) { SimpleService() }
+}
+let service = OrderContainer.additionalService()

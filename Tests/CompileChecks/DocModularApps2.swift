@@ -1,0 +1,16 @@
+// swift-version: 6
+// expect: clean
+// ModularApps.md's sample "Promise a factory the app must supply": the types first, then the sample verbatim.
+import Forge
+
+public protocol HTTPClient {}
+final class URLSessionHTTPClient: HTTPClient {}
+
+// The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
+// Networking
+extension Container {
+    public static let httpClient = Factory<HTTPClient>.promised()      // also ParameterFactory.promised()
+}
+
+// App, from registerAllServices()
+Container.httpClient.register { URLSessionHTTPClient() }

@@ -1,0 +1,29 @@
+// swift-version: 6
+// expect: clean
+// Testing.md's sample "XCTest with an isolated test case": the factory it uses first, then the sample verbatim, with
+// its own imports.
+protocol PaymentService { func pay() -> String }
+final class LivePayments: PaymentService { func pay() -> String { "live" } }
+final class MockPayments: PaymentService { func pay() -> String { "mock" } }
+extension Container {
+    static let payments = Factory<PaymentService>(scope: .singleton) { LivePayments() }
+}
+struct Checkout {
+    func pay() -> String { Container.payments().pay() }
+}
+
+// The sample of Sources/Forge/Forge.docc/Articles/Testing.md, from here to the end.
+import Forge
+import ForgeTesting
+import XCTest
+
+final class CheckoutTests: IsolatedTestCase {
+    override func setUp() {
+        super.setUp()
+        Container.payments.register { MockPayments() }   // this test only
+    }
+
+    func testPaysWithTheMock() {
+        XCTAssertEqual(Checkout().pay(), "mock")
+    }
+}

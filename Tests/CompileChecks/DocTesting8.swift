@@ -1,0 +1,22 @@
+// swift-version: 6
+// expect: clean
+// Testing.md's sample "Capture mocks in Swift 6": the mocks and the factory it uses first, then the sample verbatim.
+import Forge
+
+protocol API: AnyObject {}
+final class MockAPI: API, Sendable {}
+final class RecordingAPI: API {
+    var calls = 0
+}
+extension Container {
+    static let api = Factory<API>(scope: .singleton) { MockAPI() }
+}
+
+// The sample of Sources/Forge/Forge.docc/Articles/Testing.md, from here to the end.
+let mock = MockAPI()                       // MockAPI: Sendable
+Container.api.register { mock }
+
+Container.api.register { MockAPI() }       // or make it inside the closure
+
+nonisolated(unsafe) let recorder = RecordingAPI()   // a non-Sendable mock the test owns and reads afterwards
+Container.api.register { recorder }
