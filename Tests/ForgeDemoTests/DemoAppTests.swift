@@ -22,6 +22,8 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
     @Test("start() opens the session store asynchronously, once, and hands it to the synchronous factory")
     func startOpensTheSessionStore() async {
         await Container.Registrations.isolated {
+            // The console logger would print the session's "api#1 closed" into the test output when the world ends.
+            Container.logger.register { RecordingLogger(id: "logger#test") }
             let app = await DemoApp.start()
             let opened = await Container.openSessionStore()
             #expect(Container.sessionStore() === opened)

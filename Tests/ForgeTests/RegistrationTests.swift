@@ -76,14 +76,20 @@ extension Container {
         }
     }
 
-    @Test func anUnbalancedPopChangesNothing() {
-        Container.Registrations.isolated {
-            Container.greeting.register { MockGreeting() }
-            let singleton = Container.singletonGreeting()
-            Container.Registrations.pop()
-            #expect(Container.greeting().text == "mock")
-            #expect(Container.singletonGreeting() === singleton)
+    // The two unbalanced pops run in a child process, whose standard error the test reads: the warning they print
+    // is checked there, not printed into the run's output. The child's checks are preconditions: one that fails
+    // makes the child exit with a failure.
+    @Test func anUnbalancedPopChangesNothing() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Registrations.isolated {
+                Container.greeting.register { MockGreeting() }
+                let singleton = Container.singletonGreeting()
+                Container.Registrations.pop()
+                precondition(Container.greeting().text == "mock")
+                precondition(Container.singletonGreeting() === singleton)
+            }
         }
+        expectUnbalancedPopWarning(in: result)
     }
 
     @Test func noInstanceMadeByAPoppedOverrideIsReturnedAgain() {
@@ -115,17 +121,34 @@ extension Container {
         }
     }
 
-    @Test func registrationsResetReturnsToTheBaseline() {
-        Container.Registrations.isolated {
-            Container.greeting.register { MockGreeting() }
-            Container.singletonGreeting.register { MockGreeting() }
-            Container.Registrations.push()
-            Container.Registrations.reset()
-            #expect(Container.greeting().text == "hello")
-            #expect(Container.singletonGreeting().text == "hello")
-            Container.greeting.register { MockGreeting("after reset") }
-            Container.Registrations.pop()  // the stack is empty after reset: nothing changes
-            #expect(Container.greeting().text == "after reset")
+    @Test func registrationsResetReturnsToTheBaseline() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Registrations.isolated {
+                Container.greeting.register { MockGreeting() }
+                Container.singletonGreeting.register { MockGreeting() }
+                Container.Registrations.push()
+                Container.Registrations.reset()
+                precondition(Container.greeting().text == "hello")
+                precondition(Container.singletonGreeting().text == "hello")
+                Container.greeting.register { MockGreeting("after reset") }
+                Container.Registrations.pop()  // the stack is empty after reset: nothing changes
+                precondition(Container.greeting().text == "after reset")
+            }
         }
+        expectUnbalancedPopWarning(in: result)
     }
+}
+
+/// Checks that a child process's unbalanced pop warned, in debug builds, and stayed quiet in release builds.
+private func expectUnbalancedPopWarning(
+    in result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #if DEBUG
+    #expect(
+        text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."),
+        sourceLocation: sourceLocation)
+    #else
+    #expect(!text.contains("Forge warning"), sourceLocation: sourceLocation)
+    #endif
 }
