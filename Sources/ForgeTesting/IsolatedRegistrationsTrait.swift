@@ -20,7 +20,7 @@ import Testing
 /// ```
 ///
 /// Each test case of a parameterized test gets a world of its own. See
-/// `Container.Registrations.isolated(named:runContext:_:)` (in Forge) for what a world holds.
+/// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge) for what a world holds.
 public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Registers mocks inside the test's world, before the test runs.
     let registrations: (@Sendable () -> Void)?

@@ -20,7 +20,7 @@ import XCTest
 /// ```
 ///
 /// To isolate part of a test without subclassing, call
-/// `Container.Registrations.isolated(named:runContext:_:)` (in Forge).
+/// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge).
 open class IsolatedTestCase: XCTestCase {
     /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test.
     override open func invokeTest() {

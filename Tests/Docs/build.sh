@@ -9,7 +9,11 @@
 # Open .build/docs/site/Forge/index.html through a web server (`python3 -m http.server -d .build/docs/site/Forge`),
 # or pass --transform-for-static-hosting by hand for other hosting.
 set -euo pipefail
+shopt -s nullglob  # a module that extends no other module's types has no Module@Other.symbols.json
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# docc is on the PATH of a Swift toolchain on Linux; with Xcode it is found through xcrun.
+docc=$(command -v docc || xcrun --find docc 2> /dev/null || true)
+[[ -n "$docc" ]] || { echo "docc not found: it ships with the Swift toolchain (Xcode: xcrun docc)" >&2; exit 1; }
 out=.build/docs
 graphs="$out/symbol-graphs"
 rm -rf "$graphs" "$out/site"
@@ -31,14 +35,14 @@ cp "$written"/ForgeTesting.symbols.json "$written"/ForgeTesting@*.symbols.json "
 failed=0
 for module in Forge ForgeTesting; do
     echo "== docc convert $module" >&2
-    docc convert "Sources/$module/$module.docc" \
+    "$docc" convert "Sources/$module/$module.docc" \
         --additional-symbol-graph-dir "$graphs/$module" \
         --fallback-display-name "$module" --fallback-bundle-identifier "dev.forge.$module" \
         --output-dir "$out/site/$module" --warnings-as-errors || failed=1
     echo "== summaries of $module: every public declaration has a /// comment" >&2
     swift Tests/Docs/DocCommentCheck.swift "$graphs/$module" || failed=1
     echo "== curation of $module: every public symbol listed under a topic of some page" >&2
-    swift Tests/Docs/CurationCheck.swift "$out/site/$module/data/documentation" || failed=1
+    swift Tests/Docs/CurationCheck.swift "$out/site/$module/data/documentation" "$graphs/$module" || failed=1
 done
 if [[ $failed != 0 ]]; then
     echo "the documentation has errors (above)" >&2
