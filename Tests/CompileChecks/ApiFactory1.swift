@@ -1,0 +1,20 @@
+// swift-version: 6
+// expect: clean
+// Factory's sample in its doc comment: the types it uses first, then the sample verbatim.
+import Forge
+
+protocol MyServiceType {}
+final class MyService: MyServiceType {}
+final class MockService: MyServiceType {}
+protocol APIServiceType {}
+final class APIService: APIServiceType {}
+final class MyConstructedService { init(service: MyServiceType) {} }
+
+// The sample of Sources/Forge/Factory.swift, from here to the end.
+extension Container {
+    static let myService = Factory<MyServiceType> { MyService() }
+    static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }
+    static let constructed = Factory { MyConstructedService(service: myService()) }
+}
+let service = Container.myService()
+Container.myService.register { MockService() }   // tests and previews

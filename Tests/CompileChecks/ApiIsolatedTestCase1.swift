@@ -1,0 +1,27 @@
+// swift-version: 6
+// expect: clean
+// IsolatedTestCase's sample in its doc comment: the imports and the types it uses first, then the sample verbatim.
+import Forge
+import ForgeTesting
+import XCTest
+
+protocol PaymentService { func pay() -> String }
+final class LivePayments: PaymentService { func pay() -> String { "live" } }
+final class MockPayments: PaymentService { func pay() -> String { "mock" } }
+extension Container {
+    static let payments = Factory<PaymentService>(scope: .singleton) { LivePayments() }
+}
+struct Checkout {
+    func pay() -> String { Container.payments().pay() }
+}
+
+// The sample of Sources/ForgeTesting/IsolatedTestCase.swift, from here to the end.
+final class CheckoutTests: IsolatedTestCase {
+    override func setUp() {
+        super.setUp()
+        Container.payments.register { MockPayments() }
+    }
+    func testPaysWithTheMock() {
+        XCTAssertEqual(Checkout().pay(), "mock")
+    }
+}

@@ -1,0 +1,23 @@
+// swift-version: 6
+// expect: clean
+// LazyDependency's sample in its doc comment: the Sendable protocol and the factory it names first, then the sample
+// verbatim.
+import Forge
+
+struct Item: Sendable {}
+protocol APIClient: Sendable {
+    func items() async throws -> [Item]
+}
+struct LiveAPIClient: APIClient {
+    func items() async throws -> [Item] { [] }
+}
+extension Container {
+    static let api = Factory<any APIClient>(scope: .singleton) { LiveAPIClient() }
+}
+
+// The sample of Sources/Forge/PropertyWrappers.swift, from here to the end.
+final class Repository: Sendable {
+    private let api = LazyDependency(Container.api)   // Container.api: Factory<any APIClient>, APIClient: Sendable
+
+    func refresh() async throws -> [Item] { try await api.value.items() }
+}

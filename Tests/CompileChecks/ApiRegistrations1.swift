@@ -1,0 +1,25 @@
+// swift-version: 6
+// expect: clean
+// Registrations's sample in its doc comment: the import and the factory it uses first, then the sample verbatim.
+import Forge
+import XCTest
+
+protocol API {}
+final class LiveAPI: API {}
+final class MockAPI: API {}
+extension Container {
+    static let api = Factory<API>(scope: .singleton) { LiveAPI() }
+}
+
+// The sample of Sources/Forge/Registrations.swift, from here to the end.
+final class CheckoutTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        Container.Registrations.push()
+        Container.api.register { MockAPI() }
+    }
+    override func tearDown() {
+        super.tearDown()
+        Container.Registrations.pop()
+    }
+}

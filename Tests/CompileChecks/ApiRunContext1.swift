@@ -1,0 +1,19 @@
+// swift-version: 6
+// expect: clean
+// RunContext's sample of an isolated world launched with --offline: the imports and the factory it checks first, then
+// the sample verbatim.
+import Forge
+import Testing
+
+protocol API {}
+final class LiveAPI: API {}
+final class OfflineAPI: API {}
+extension Container {
+    static let api = Factory<API>(scope: .singleton) { LiveAPI() }
+        .onArg("--offline") { OfflineAPI() }
+}
+
+// The sample of Sources/Forge/RunContext.swift, from here to the end.
+Container.Registrations.isolated(runContext: .init(arguments: ["App", "--offline"])) {
+    #expect(Container.api() is OfflineAPI)
+}

@@ -1,0 +1,13 @@
+// swift-version: 6
+// expect: clean
+// Container's sample in its doc comment: the types it uses first, then the sample verbatim.
+import Forge
+
+protocol APIClient {}
+final class LiveAPIClient: APIClient {}
+
+// The sample of Sources/Forge/SharedContainer.swift, from here to the end.
+extension Container {
+    static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
+}
+let client = Container.api()
