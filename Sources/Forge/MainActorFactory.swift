@@ -9,9 +9,11 @@
 ///
 /// @MainActor func showProfile() {
 ///     let model = Container.profile()                  // on the main actor: synchronous
+///     model.show()
 /// }
 /// func prefetch() async {
 ///     let model = await Container.profile.resolve()    // anywhere else: hops to the main actor
+///     await model.load()
 /// }
 /// ```
 ///

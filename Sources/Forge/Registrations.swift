@@ -45,9 +45,9 @@ extension SharedContainer {
         ///
         /// ```swift
         /// Container.Registrations.reset()
-        /// Container.Registrations.isEmpty          // true
+        /// assert(Container.Registrations.isEmpty)
         /// Container.myService.register { MockService() }
-        /// Container.Registrations.isEmpty          // false
+        /// assert(!Container.Registrations.isEmpty)
         /// ```
         ///
         /// The baseline is what ``reset()`` returns to, so it does not count: right after `reset()`, `isEmpty` is

@@ -74,8 +74,8 @@ extension ParameterFactory where P: Hashable {
     ///     static let user = ParameterFactory<UserID, UserModel>(scope: .cached) { UserModel($0) }
     ///         .scopeOnParameters
     /// }
-    /// Container.user(alice) === Container.user(alice)   // true
-    /// Container.user(alice) === Container.user(bob)     // false
+    /// let same = Container.user(alice) === Container.user(alice)       // true
+    /// let different = Container.user(alice) === Container.user(bob)  // false
     /// ```
     ///
     /// Each value gets an instance of its own, made once however many threads ask; values made at the same time

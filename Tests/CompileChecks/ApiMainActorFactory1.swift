@@ -1,12 +1,23 @@
 // swift-version: 6
 // expect: clean
-// MainActorFactory's sample in its doc comment: the @MainActor type first, then the sample's declaration verbatim.
-// Its two functions bind `model` and never use it, which warns, so they are left out.
+// MainActorFactory's sample in its doc comment: the @MainActor type first, then the sample verbatim.
 import Forge
 
-@MainActor final class ProfileViewModel {}
+@MainActor final class ProfileViewModel {
+    func show() {}
+    func load() async {}
+}
 
 // The sample of Sources/Forge/MainActorFactory.swift, from here to the end.
 extension Container {
     static let profile = MainActorFactory { ProfileViewModel() }   // ProfileViewModel is @MainActor
+}
+
+@MainActor func showProfile() {
+    let model = Container.profile()                  // on the main actor: synchronous
+    model.show()
+}
+func prefetch() async {
+    let model = await Container.profile.resolve()    // anywhere else: hops to the main actor
+    await model.load()
 }

@@ -1,8 +1,17 @@
 // swift-version: 6
 // expect: clean
-// Registrations.isEmpty's sample in its doc comment: its first line only. The next one reads `isEmpty` as a bare
-// expression, to show its value, which warns that the value is unused.
+// Registrations.isEmpty's sample in its doc comment: the types first, then the sample verbatim.
 import Forge
+
+protocol MyServiceType {}
+final class MyService: MyServiceType {}
+final class MockService: MyServiceType {}
+extension Container {
+    static let myService = Factory<MyServiceType> { MyService() }
+}
 
 // The sample of Sources/Forge/Registrations.swift, from here to the end.
 Container.Registrations.reset()
+assert(Container.Registrations.isEmpty)
+Container.myService.register { MockService() }
+assert(!Container.Registrations.isEmpty)

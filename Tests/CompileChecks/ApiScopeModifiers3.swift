@@ -1,15 +1,18 @@
 // swift-version: 6
 // expect: clean
-// ParameterFactory.scopeOnParameters's sample in its doc comment: the types first, then the sample's declaration
-// verbatim. Its last two lines compare instances as bare expressions, to show the results, which warns that the
-// results are unused, so they are left out.
+// ParameterFactory.scopeOnParameters's sample in its doc comment: the types and values first, then the sample
+// verbatim.
 import Forge
 
 struct UserID: Hashable, Sendable { let name: String }
 final class UserModel { init(_ id: UserID) {} }
+let alice = UserID(name: "alice")
+let bob = UserID(name: "bob")
 
 // The sample of Sources/Forge/ScopeModifiers.swift, from here to the end.
 extension Container {
     static let user = ParameterFactory<UserID, UserModel>(scope: .cached) { UserModel($0) }
         .scopeOnParameters
 }
+let same = Container.user(alice) === Container.user(alice)       // true
+let different = Container.user(alice) === Container.user(bob)  // false
