@@ -76,7 +76,10 @@ public struct Factory<T>: Sendable {
     /// the factory is promised and nothing supplies it, or when this call would close a circular dependency.
     ///
     /// ```swift
-    /// guard let client = try? Container.httpClient.tryResolve() else { return showSetupError() }
+    /// func connect() {
+    ///     guard let client = try? Container.httpClient.tryResolve() else { return showSetupError() }
+    ///     client.connect()
+    /// }
     /// ```
     ///
     /// It checks this factory only: a problem deeper in the graph, inside closures that cannot throw, still stops

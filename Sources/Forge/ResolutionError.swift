@@ -6,6 +6,7 @@
 /// ```swift
 /// do {
 ///     let client = try Container.httpClient.tryResolve()
+///     client.connect()
 /// } catch {
 ///     print(error)   // which factory, declared where, in which world, and what to do
 /// }

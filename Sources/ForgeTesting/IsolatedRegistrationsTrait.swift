@@ -16,7 +16,9 @@ import Testing
 /// }
 ///
 /// @Test(.isolatedRegistrations { Container.payments.register { MockPayments() } })
-/// func paysWithTheMockRegisteredByTheTrait() { … }
+/// func paysWithTheMockRegisteredByTheTrait() {
+///     #expect(Checkout().pay() == "mock")
+/// }
 /// ```
 ///
 /// Each test case of a parameterized test gets a world of its own. See

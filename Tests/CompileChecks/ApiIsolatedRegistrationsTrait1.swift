@@ -1,7 +1,7 @@
 // swift-version: 6
 // expect: clean
-// IsolatedRegistrationsTrait's sample in its doc comment: the imports and the types it uses first, then the sample's
-// suite verbatim. Its last test's body is `{ … }`, which is not Swift, so that test is left out.
+// IsolatedRegistrationsTrait's sample in its doc comment: the imports and the types it uses first, then the sample
+// verbatim.
 import Forge
 import ForgeTesting
 import Testing
@@ -23,4 +23,9 @@ struct CheckoutTests {
         Container.payments.register { MockPayments() }
         #expect(Checkout().pay() == "mock")
     }
+}
+
+@Test(.isolatedRegistrations { Container.payments.register { MockPayments() } })
+func paysWithTheMockRegisteredByTheTrait() {
+    #expect(Checkout().pay() == "mock")
 }

@@ -7,12 +7,7 @@ import Testing
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Container.Registrations.pop()
         }
-        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #if DEBUG
-        #expect(text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."))
-        #else
-        #expect(!text.contains("Forge warning"))
-        #endif
+        expectUnbalancedPopWarning(in: result)
     }
 
     @Test func anIsolatedWorldsPushNeverReachesTheProcessWorldsStack() async {
@@ -25,11 +20,22 @@ import Testing
             }
             Container.Registrations.pop()
         }
-        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #if DEBUG
-        #expect(text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."))
-        #else
-        #expect(!text.contains("Forge warning"))
-        #endif
+        expectUnbalancedPopWarning(in: result)
     }
+}
+
+/// Checks that a child process's unbalanced pop warned on standard error in a debug build, and stayed quiet in a
+/// release build. Tests whose pops warn run them in a child process, so that the warning never reaches the run's
+/// output.
+func expectUnbalancedPopWarning(
+    in result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #if DEBUG
+    #expect(
+        text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."),
+        sourceLocation: sourceLocation)
+    #else
+    #expect(!text.contains("Forge warning"), sourceLocation: sourceLocation)
+    #endif
 }

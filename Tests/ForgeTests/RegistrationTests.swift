@@ -138,17 +138,3 @@ extension Container {
         expectUnbalancedPopWarning(in: result)
     }
 }
-
-/// Checks that a child process's unbalanced pop warned, in debug builds, and stayed quiet in release builds.
-private func expectUnbalancedPopWarning(
-    in result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation
-) {
-    let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #if DEBUG
-    #expect(
-        text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."),
-        sourceLocation: sourceLocation)
-    #else
-    #expect(!text.contains("Forge warning"), sourceLocation: sourceLocation)
-    #endif
-}
