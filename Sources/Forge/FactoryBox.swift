@@ -77,7 +77,8 @@ protocol AnyFactoryBox: AnyObject, Sendable {
 ///
 /// The hit path (``resolve(_:)``) is `@inlinable` so that it is specialized for `T` in the caller's module:
 /// unspecialized, each resolution looked up generic metadata at several times the cost of the resolution itself
-/// (Benchmarks/README.md). Locks and lookups stay behind non-inlinable calls.
+/// (Benchmarks/README.md). On Linux the uncontended lock and unlock are inlined too (`LockWord`); lookups, waits
+/// and creation stay behind non-inlinable calls.
 @usableFromInline
 final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     // @unchecked: every stored property is immutable, or the slot's state, which is only touched under its lock.
