@@ -10,6 +10,7 @@ extension Container {
 }
 
 // The sample of Sources/Forge/Factory.swift, from here to the end.
+// The sample of Sources/Forge/ParameterFactory.swift, from here to the end.
 Container.myService.reset()                // the override and the instance
 Container.myService.reset(.registration)   // the override only
 Container.myService.reset(.scope)          // the instance only

@@ -5,6 +5,7 @@ protocol APIClient {}
 final class LiveAPIClient: APIClient {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
+// The README's sample, from here to the end.
 import Forge
 
 extension Container {

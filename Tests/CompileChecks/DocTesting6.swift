@@ -11,6 +11,7 @@ final class MockAPIClient: APIClient {}
 final class LoggingAPIClient: APIClient {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/Testing.md, from here to the end.
+// The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
         .onArg("--offline") { OfflineAPIClient() }

@@ -13,6 +13,7 @@ extension Container {
 }
 
 // The sample of Sources/Forge/Forge.docc/Articles/Testing.md, from here to the end.
+// The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 Container.Registrations.isolated(runContext: .init(arguments: ["App", "--offline"])) {
     #expect(Container.api() is OfflineAPIClient)
 }

@@ -9,7 +9,8 @@
 # A snippet with the line "// The sample of PATH, from here to the end." must match the file PATH (from the
 # repository's root) from that line on, so that the samples of the README, the DocC articles and the doc comments are
 # the code that compiles here. In a .swift file the sample is compared with the file's doc comments, `///` and the
-# indentation before it taken away. "// The README's sample, from here to the end." is the same for README.md.
+# indentation before it taken away. "// The README's sample, from here to the end." is the same for README.md. A
+# sample shown in several files has one marker line per file, one after the other, and is compiled once.
 # ForgeTesting is built too, so that its samples compile.
 #
 #   Tests/CompileChecks/run.sh
@@ -27,21 +28,24 @@ flags=(-typecheck -warnings-as-errors -diagnostic-style llvm -I "$bin/Modules"
 
 failed=0
 for snippet in Tests/CompileChecks/*.swift; do
-    marker=$(grep -m1 -E "^// The (README's sample|sample of [^ ]+), from here to the end\.$" "$snippet" || true)
-    if [[ -n "$marker" ]]; then
-        source=$(sed -E 's|^// The sample of ([^ ]+), from.*|\1|; s|^// The README.s sample.*|README.md|' <<< "$marker")
-        sample=$(sed -n "\|^$marker\$|,\$p" "$snippet" | tail -n +2)
-        if [[ ! -f "$source" ]]; then
-            echo "FAIL $snippet: its sample's source $source does not exist"
-            failed=1
-        else
+    # The sample follows the last marker line; each marker names a file that must hold it.
+    markers=$(grep -E "^// The (README's sample|sample of [^ ]+), from here to the end\.$" "$snippet" || true)
+    if [[ -n "$markers" ]]; then
+        sample=$(sed -n "\|^$(tail -n 1 <<< "$markers")\$|,\$p" "$snippet" | tail -n +2)
+        while IFS= read -r marker; do
+            source=$(sed -E 's|^// The sample of ([^ ]+), from.*|\1|; s|^// The README.s.*|README.md|' <<< "$marker")
+            if [[ ! -f "$source" ]]; then
+                echo "FAIL $snippet: its sample's source $source does not exist"
+                failed=1
+                continue
+            fi
             text=$(cat "$source")
             [[ "$source" != *.swift ]] || text=$(sed -nE 's|^[[:space:]]*/// ?||p' "$source")
             if [[ "$text" != *"$sample"* ]]; then
                 echo "FAIL $snippet: its sample is not in $source as written; update one or the other"
                 failed=1
             fi
-        fi
+        done <<< "$markers"
     fi
     version=$(sed -n 's|^// swift-version: ||p' "$snippet")
     clean=$(grep -c '^// expect: clean$' "$snippet" || true)
