@@ -44,12 +44,17 @@ def write(path, text):
         f.write(text)
 
 
+def call_arguments(signature):
+    """The arguments that pass a function's parameters on: `_ container: Container` gives `container`."""
+    return ", ".join(a.split(":")[0].split()[-1] for a in signature.split(", ") if a)
+
+
 def chunked(lines, name, signature=""):
     """`lines` split into public functions `name0`, `name1`, ... and one `name` that calls them all."""
     out, calls = [], []
     for start in range(0, len(lines), CHUNK):
         index = start // CHUNK
-        arguments = ", ".join(a.split(":")[0].split()[-1] for a in signature.split(", ") if a)
+        arguments = call_arguments(signature)
         calls.append(f"    {name}{index}({arguments})")
         out.append(f"@inline(never) public func {name}{index}({signature}) {{")
         out.extend(f"    {line}" for line in lines[start:start + CHUNK])
@@ -123,7 +128,7 @@ def parts(n):
 def umbrella(lib, n, signature="", functions=("declareAll", "resolveAll")):
     """`<Lib>Flat<n>` above PART: imports its parts and calls each part's functions in turn."""
     names = [f"{lib}Flat{n}Part{k}" for k in range(len(parts(n)))]
-    arguments = ", ".join(a.split(":")[0].split()[-1] for a in signature.split(", ") if a)
+    arguments = call_arguments(signature)
     lines = [f"import {name}" for name in names]
     lines += [f"import {LIBRARY_MODULE[lib]}", "import ScaleKit", "", f"// {n:,} factories, declared in {len(names)} modules of {PART:,}.", ""]
     for function in functions:
