@@ -25,12 +25,69 @@ static void forge_check(int error, const char *what) {
     abort();
 }
 
-// MARK: Fork generation
+// MARK: Locks
+
+/// 0 is an unlocked word on every platform (`OS_UNFAIR_LOCK_INIT` on Apple's).
+void forge_lock_init(uint32_t *word) { __c11_atomic_store((_Atomic(uint32_t) *)word, 0, __ATOMIC_RELEASE); }
+
+// MARK: Fork generation, and the locks held across a fork
 
 _Atomic(uint32_t) forge_fork_generation_value = 1;
 
 /// Runs in the child of every `fork()`, on its only thread.
 static void forge_forked_child(void);
+
+enum { forkLockCapacity = 8 };
+static _Atomic(uintptr_t) forkLocks[forkLockCapacity];
+static _Atomic(int) forkLockRanks[forkLockCapacity];
+static _Atomic(int) forkLockCount = 0;
+
+void forge_hold_across_fork(uint32_t *word, int rank) {
+    int index = __c11_atomic_fetch_add(&forkLockCount, 1, __ATOMIC_RELAXED);
+    if (index >= forkLockCapacity) {
+        fprintf(stderr, "Forge: more than %d locks to hold across fork(). Please report this.\n", forkLockCapacity);
+        abort();
+    }
+    __c11_atomic_store(&forkLockRanks[index], rank, __ATOMIC_RELAXED);
+    __c11_atomic_store(&forkLocks[index], (uintptr_t)word, __ATOMIC_RELEASE);  // a lock registered mid-fork is skipped
+}
+
+/// The held locks, by rank then registration, as `forge_fork_prepare` takes them. Returns how many.
+static int forge_fork_locks(uint32_t *locks[forkLockCapacity]) {
+    int count = 0;
+    int registered = __c11_atomic_load(&forkLockCount, __ATOMIC_RELAXED);
+    if (registered > forkLockCapacity) registered = forkLockCapacity;
+    for (int rank = 0; rank <= 1; rank++) {
+        for (int index = 0; index < registered; index++) {
+            uint32_t *word = (uint32_t *)__c11_atomic_load(&forkLocks[index], __ATOMIC_ACQUIRE);
+            if (word != NULL && __c11_atomic_load(&forkLockRanks[index], __ATOMIC_RELAXED) == rank) {
+                locks[count++] = word;
+            }
+        }
+    }
+    return count;
+}
+
+/// Forge never waits for anything while it holds a lock, so each of these is released soon.
+static void forge_fork_prepare(void) {
+    uint32_t *locks[forkLockCapacity];
+    int count = forge_fork_locks(locks);
+    for (int index = 0; index < count; index++) forge_lock_lock(locks[index]);
+}
+
+static void forge_fork_parent(void) {
+    uint32_t *locks[forkLockCapacity];
+    int count = forge_fork_locks(locks);
+    for (int index = count - 1; index >= 0; index--) forge_lock_unlock(locks[index]);
+}
+
+/// In the child: the locks the prepare handler took are free again. Set rather than unlocked: an `os_unfair_lock`
+/// belongs to a thread the child does not have.
+static void forge_fork_child_release(void) {
+    uint32_t *locks[forkLockCapacity];
+    int count = forge_fork_locks(locks);
+    for (int index = 0; index < count; index++) forge_lock_init(locks[index]);
+}
 
 // MARK: Threads
 
@@ -58,19 +115,32 @@ void forge_set_thread_object(void *object, void (*release)(void *)) {
 
 __attribute__((constructor)) static void forge_load(void) {
     forge_check(pthread_key_create(&threadObjectKey, forge_thread_object_exit), "pthread_key_create");
-    forge_check(pthread_atfork(NULL, NULL, forge_forked_child), "pthread_atfork");
+    forge_check(pthread_atfork(forge_fork_prepare, forge_fork_parent, forge_forked_child), "pthread_atfork");
 }
 
 #if defined(__linux__)
 
-// MARK: Locks (Linux: a futex word that knows which process generation took it)
+// MARK: Locks (Linux: a futex word that knows which process generation took it, and whether to change the state)
 //
 // The word is 0 when the lock is free. Otherwise its low two bits are 1 (held) or 2 (held, and a thread may be
-// waiting), and the bits above hold the fork generation of the holder. A child of `fork()` has only the thread
-// that forked, which holds no Forge lock (Forge never calls out while it holds one), so a word from an older
-// generation belongs to a thread the child does not have: the child takes it over instead of waiting forever.
+// waiting), the third bit says whether the holder may change the state the lock guards, and the bits above hold
+// the fork generation of the holder (CForge.h). A child of `fork()` has only the thread that forked, which holds no
+// Forge lock (Forge never calls out while it holds one), so a word from an older generation belongs to a thread
+// the child does not have. If that thread only read, the child takes the lock over instead of waiting forever; if
+// it may have been writing, what the lock guards may be half-written (a dictionary caught mid-insert), and the
+// child stops with a message rather than crash on it, or loop forever in it.
 
-enum { held = 1u, contended = 2u, stateBits = 3u };
+enum { held = forge_lock_held, contended = forge_lock_contended, stateBits = 3u, ownerBits = stateBits | forge_lock_writing };
+
+static void forge_stop_on_half_written_state(void) {
+    forge_write_standard_error(
+        "Forge: this process is a child of fork(), and when its parent forked, another thread of the parent was "
+        "changing Forge's state that this child now needs (registrations, a scope's instances or a creation under "
+        "way). That thread does not exist here, and the state may be half-written, so Forge stops rather than use "
+        "it. Fork before other threads use Forge, or call exec in the child: after fork() in a multithreaded "
+        "process, POSIX allows only async-signal-safe calls until exec.\n");
+    abort();
+}
 
 static long forge_futex(_Atomic(uint32_t) *word, int operation, uint32_t value) {
     return syscall(SYS_futex, (uint32_t *)word, operation, value, NULL, NULL, 0);
@@ -84,9 +154,8 @@ static inline void forge_pause(void) {
 #endif
 }
 
-void forge_lock_init(uint32_t *word) { __c11_atomic_init((_Atomic(uint32_t) *)word, 0); }
-
 void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
+    uint32_t generation = mine & ~ownerBits;
     // Spin a little first: Forge holds its locks for a few instructions.
     for (int spin = 0; spin < 100; spin++) {
         uint32_t free = 0;
@@ -98,8 +167,18 @@ void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
     }
     while (true) {
         uint32_t seen = __c11_atomic_load(word, __ATOMIC_RELAXED);
-        if (seen == 0 || (seen & ~stateBits) != mine) {
-            // Free, or held by a thread that did not survive a fork. Mark it contended: others may wait.
+        if (seen != 0 && (seen & ~ownerBits) != generation) {
+            // Held by a thread that did not survive a fork.
+            if ((seen & forge_lock_writing) != 0) forge_stop_on_half_written_state();
+            // It only read: what the lock guards is whole. Take it over.
+            if (__c11_atomic_compare_exchange_strong(word, &seen, mine | contended, __ATOMIC_ACQUIRE,
+                                                     __ATOMIC_RELAXED)) {
+                return;
+            }
+            continue;
+        }
+        if (seen == 0) {
+            // Free. Mark it contended: others may wait.
             if (__c11_atomic_compare_exchange_strong(word, &seen, mine | contended, __ATOMIC_ACQUIRE,
                                                      __ATOMIC_RELAXED)) {
                 return;
@@ -107,11 +186,12 @@ void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
             continue;
         }
         if ((seen & stateBits) == held &&
-            !__c11_atomic_compare_exchange_strong(word, &seen, mine | contended, __ATOMIC_RELAXED,
+            !__c11_atomic_compare_exchange_strong(word, &seen, (seen & ~stateBits) | contended, __ATOMIC_RELAXED,
                                                   __ATOMIC_RELAXED)) {
             continue;
         }
-        forge_futex(word, FUTEX_WAIT_PRIVATE, mine | contended);  // returns at once if the word changed
+        // Returns at once if the word changed.
+        forge_futex(word, FUTEX_WAIT_PRIVATE, (seen & ~stateBits) | contended);
     }
 }
 
@@ -130,7 +210,10 @@ void forge_park_wake_all(void) {
     forge_futex(&parkSequence, FUTEX_WAKE_PRIVATE, INT_MAX);
 }
 
-static void forge_forked_child(void) { __c11_atomic_fetch_add(&forge_fork_generation_value, 1, __ATOMIC_RELAXED); }
+static void forge_forked_child(void) {
+    forge_fork_child_release();
+    __c11_atomic_fetch_add(&forge_fork_generation_value, 1, __ATOMIC_RELAXED);
+}
 
 #elif defined(__APPLE__)
 
@@ -139,8 +222,8 @@ static void forge_forked_child(void) { __c11_atomic_fetch_add(&forge_fork_genera
 // Not compiled on the machine this was written on. A child of `fork()` that needs a lock another thread held at
 // the fork waits for it forever here; on Linux it takes it over.
 
-void forge_lock_init(uint32_t *word) { *(os_unfair_lock *)word = OS_UNFAIR_LOCK_INIT; }
 void forge_lock_lock(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }
+void forge_lock_lock_reading(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }
 void forge_lock_unlock(uint32_t *word) { os_unfair_lock_unlock((os_unfair_lock *)word); }
 
 // MARK: Parking (Apple platforms: a mutex and a condition around one sequence number)
@@ -170,6 +253,7 @@ void forge_park_wake_all(void) {
 }
 
 static void forge_forked_child(void) {
+    forge_fork_child_release();
     __c11_atomic_fetch_add(&forge_fork_generation_value, 1, __ATOMIC_RELAXED);
     // Other threads' waits did not survive the fork; start the mutex and condition afresh.
     pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;

@@ -19,8 +19,9 @@
 /// decorator and the trace work as for ``Factory``, across awaits: the creation runs in the caller's world. A
 /// circular dependency through async factories stops the process with the whole chain, in any build, rather than
 /// awaiting forever: a closure that resolves its own factory, or creations whose tasks await each other. (A cycle
-/// closed inside a child task that a closure awaits, such as an `async let`, is not seen, and awaits forever.) The
-/// `graph` scope keeps one instance per top-level async resolution.
+/// closed inside another task that a closure awaits, an `async let`, a task group's child or `await Task { }.value`,
+/// is not seen, and awaits forever: Forge cannot tell that the closure awaits that task.) The `graph` scope keeps one
+/// instance per top-level async resolution.
 ///
 /// `T` must be `Sendable`: the instance is made in one task and handed to others. Synchronous factories cannot
 /// await an async one; resolve it first (at startup, say) and hand the instance on:

@@ -73,7 +73,8 @@ struct Creation: Sendable {
 /// and the claim's end removes them), so an edge exists exactly while its waiter waits for a claim that is held.
 @usableFromInline
 enum WaitsFor {
-    private static let edges = Locked<[ThreadIdentity: (maker: ThreadIdentity, owner: ObjectIdentifier)]>([:])
+    private static let edges = Locked<[ThreadIdentity: (maker: ThreadIdentity, owner: ObjectIdentifier)]>(
+        [:], heldAcrossForkWithRank: 1)
 
     /// Records that `waiter` waits for `maker`'s claim on `owner`. Returns `false`, recording nothing, when
     /// `maker` waits, directly or through other threads, for `waiter`.

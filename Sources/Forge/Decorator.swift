@@ -34,7 +34,7 @@ enum DecoratorHook {
     @usableFromInline static var isActive: Bool { ResolutionFlags.current & ResolutionFlags.decoratorSet != 0 }
 
     @usableFromInline static func decorate(_ value: Any) {
-        guard let hook = hook.withLock({ $0 }) else { return }
+        guard let hook = hook.reading({ $0 }) else { return }
         hook(value)
     }
 }

@@ -186,9 +186,9 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
         case .unique:
             return make(parameter, in: slot)
         case .stored:
-            return slot.withLock { $0.instance } ?? makeOnce(parameter, in: slot)
+            return slot.reading { $0.instance } ?? makeOnce(parameter, in: slot)
         case .weak:
-            guard let object = slot.withLock({ $0.sharedObject }) else { return makeOnce(parameter, in: slot) }
+            guard let object = slot.reading({ $0.sharedObject }) else { return makeOnce(parameter, in: slot) }
             return instance(from: object)
         case .graph:
             return graphInstance(parameter, in: slot)

@@ -10,11 +10,20 @@ struct Locked<State>: @unchecked Sendable {
 
     init(_ state: State) { buffer = .make(state) }
 
+    /// A lock that every `fork()` takes first (``LockedBuffer/holdAcrossFork(rank:)``).
+    init(_ state: State, heldAcrossForkWithRank rank: Int32) {
+        self.init(state)
+        buffer.holdAcrossFork(rank: rank)
+    }
+
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R { try buffer.withLock(body) }
 
     func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
         try buffer.withLockReleasingAfterwards(body)
     }
+
+    /// Runs `body` with the state, holding the lock only to read (``LockedBuffer/reading(_:)``).
+    func reading<R>(_ body: (State) -> R) -> R { buffer.reading(body) }
 }
 
 /// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
@@ -45,7 +54,8 @@ extension StateLock {
 /// what the state let go of after the lock, as ``StateLock/withLockReleasingAfterwards(_:)`` does.
 ///
 /// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
-/// child of `fork()` takes over a lock that a thread other than the forking one held at the fork.
+/// child of `fork()` that needs a lock another thread held at the fork stops with a message: that thread may have
+/// been changing the state (``LockWord``).
 ///
 /// `ManagedBuffer` cannot be `Sendable`: share one through ``Locked``, or inside an object that is
 /// `@unchecked Sendable` because it holds only immutable values and locked buffers.
@@ -66,6 +76,24 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32>, StateLock {
             LockWord.lock(word)
             defer { LockWord.unlock(word) }
             return try body(&state.pointee)
+        }
+    }
+
+    /// Has every `fork()` take this lock first, so that the child gets the state whole (CForge's
+    /// `forge_hold_across_fork`): for the process's world, rank 0, and for tables every thread shares whose lock is
+    /// a leaf (taken under other Forge locks, never before one), rank 1.
+    final func holdAcrossFork(rank: Int32) {
+        withUnsafeMutablePointerToElements { forge_hold_across_fork($0, rank) }
+    }
+
+    /// Runs `body` with the state, holding the lock only to read it: a child of `fork()` may take over a lock that
+    /// a thread of its parent held this way, where one held by ``withLock(_:)`` may guard a half-written state.
+    @inlinable
+    final func reading<R>(_ body: (State) -> R) -> R {
+        withUnsafeMutablePointers { state, word in
+            LockWord.lockForReading(word)
+            defer { LockWord.unlock(word) }
+            return body(state.pointee)
         }
     }
 }
@@ -105,7 +133,11 @@ struct Garbage {
 @usableFromInline
 enum LockWord {
     @usableFromInline static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }
+    /// Takes the lock to read and change what it guards.
     @inlinable static func lock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_lock(word) }
+    /// Takes the lock only to read what it guards: a child of `fork()` may take over a lock a thread of its parent
+    /// held this way, where one held by ``lock(_:)`` stops it (CForge.h).
+    @inlinable static func lockForReading(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_lock_reading(word) }
     @inlinable static func unlock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_unlock(word) }
     @inlinable static func load(_ word: UnsafeMutablePointer<UInt32>) -> UInt32 { forge_word_load(word) }
     @usableFromInline static func store(_ value: UInt32, to word: UnsafeMutablePointer<UInt32>) {

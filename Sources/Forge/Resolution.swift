@@ -5,7 +5,7 @@ extension FactoryBox {
     /// for this thread.
     @inlinable
     func make(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
-        let registration = slot.hasRegistration ? slot.withLock { $0.registration } : nil
+        let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
         if let registration { return registration.make(parameter) }
@@ -19,7 +19,7 @@ extension FactoryBox {
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox<P, T>.self)
         let holder = keeper(for: parameter, in: slot)
         let chain = CycleDetection.chain
-        let isMakingIt = holder.withLock { $0.creation.isClaimedByCurrentThread }
+        let isMakingIt = holder.reading { $0.creation.isClaimedByCurrentThread }
         if chain.contains(where: { $0 === self }) || isMakingIt {
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
@@ -41,7 +41,7 @@ extension FactoryBox {
     func holdsLiveInstance(in holder: FactoryBox<P, T>, world: World) -> Bool {
         let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
         // A weakly held instance is loaded under the lock and released after it: that may be its last release.
-        let (hasStrongInstance, shared, expiresAt) = holder.withLock {
+        let (hasStrongInstance, shared, expiresAt) = holder.reading {
             ($0.instance != nil, $0.sharedObject, $0.expiresAt)
         }
         return (hasStrongInstance || shared != nil) && now < expiresAt
@@ -66,11 +66,18 @@ extension FactoryBox {
     ///
     /// An instance whose creation overlapped a change of registrations or scopes in its world is returned to the
     /// caller but not cached: it may have been made from what the change replaced.
-    ///
-    /// `source` is the slot whose registration applies: `slot` itself, except for an instance kept per parameter
-    /// value, whose slot is one of the factory slot's cells.
     @usableFromInline
-    func makeOnce(_ parameter: P, in slot: FactoryBox<P, T>, registrationFrom source: FactoryBox<P, T>? = nil) -> T {
+    func makeOnce(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
+        // Only a parameter value's cell is ever retired, and a world's slot is none.
+        makeOnce(parameter, in: slot, registrationFrom: slot)!
+    }
+
+    /// Makes the instance `slot` keeps once, with the registration of `source`: `slot` itself, or for an instance
+    /// kept per parameter value, the factory's slot, of which `slot` is a cell. The world lists `source` under the
+    /// scope. Returns `nil`, making nothing, when `slot` is a cell that `source` let go of before this thread could
+    /// claim its creation: the caller looks the value's cell up again.
+    @usableFromInline
+    func makeOnce(_ parameter: P, in slot: FactoryBox<P, T>, registrationFrom source: FactoryBox<P, T>) -> T? {
         let isShared = kind == .shared
         // A weakly held instance is read as it is, and converted to `T` after the lock: the conversion may cast.
         var found: T?
@@ -78,6 +85,8 @@ extension FactoryBox {
         let outcome = isShared
             ? slot.valueOrClaim(&foundObject) { $0.sharedObject } : slot.valueOrClaim(&found) { $0.instance }
         switch outcome {
+        case nil:
+            return nil
         case .found:
             return isShared ? instance(from: foundObject!) : found!
         case .reentered:
@@ -87,13 +96,14 @@ extension FactoryBox {
         case .claimed:
             let world = World.current
             let epoch = world.epoch
-            let value = make(parameter, in: source ?? slot)
+            let value = make(parameter, in: source)
             // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
             let object = isShared ? classInstance(in: value) : nil
             let keeps = isShared ? object != nil : !isNil(value)
             let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
-            world.publish(slot, in: scope, startedAt: epoch) { state in
-                guard keeps && !state.isRetired else { return false }
+            // A claimed cell is never retired (SlotState.retireCells): what is kept in it stays reachable.
+            world.publish(slot, listedAs: source, in: scope, startedAt: epoch) { state in
+                guard keeps else { return false }
                 if isShared {
                     state.sharedObject = object
                 } else {

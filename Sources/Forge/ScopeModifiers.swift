@@ -125,19 +125,22 @@ extension FactoryBox {
     /// parameter value's cell or the slot itself, after dropping an instance that expired.
     @usableFromInline
     func resolveModified(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
-        let cell = keeper(for: parameter, in: slot)
-        if definition.timeToLive != nil {
-            var garbage = Garbage()
-            cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)
-            // An expired instance's dispose hook is no part of this resolution.
-            if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
-        }
-        if kind == .shared {
-            guard let object = cell.withLock({ $0.sharedObject }) else {
-                return makeOnce(parameter, in: cell, registrationFrom: slot)
+        while true {
+            let cell = keeper(for: parameter, in: slot)
+            if definition.timeToLive != nil {
+                var garbage = Garbage()
+                cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)
+                // An expired instance's dispose hook is no part of this resolution.
+                if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
             }
-            return instance(from: object)
+            if kind == .shared {
+                if let object = cell.reading({ $0.sharedObject }) { return instance(from: object) }
+            } else if let value = cell.reading({ $0.instance }) {
+                return value
+            }
+            if let value = makeOnce(parameter, in: cell, registrationFrom: slot) { return value }
+            // The slot let go of the cell after it was looked up (it filled up, or the hook above reset the
+            // scope): a value made in it would be kept nowhere. Look the value's cell up again.
         }
-        return cell.withLock { $0.instance } ?? makeOnce(parameter, in: cell, registrationFrom: slot)
     }
 }

@@ -20,6 +20,18 @@ extension FactoryBox: AnySlot, StateLock {
         return try body(&state)
     }
 
+    /// Runs `body` with the slot's state, holding its lock only to read: on the hit path. A child of `fork()`
+    /// takes over a lock that a thread of its parent held this way (``LockWord/lockForReading(_:)``).
+    @inlinable
+    func reading<R>(_ body: (SlotState<P, T>) -> R) -> R {
+        LockWord.lockForReading(words)
+        defer {
+            LockWord.unlock(words)
+            _fixLifetime(self)  // as in withLock
+        }
+        return body(state)
+    }
+
     /// Whether the slot has an override, read without the lock, so that a unique resolution of a factory without
     /// one (the common case) takes no lock. With it, unique went from 45.0 to 40.6 ns, a parameter from 43.0 to
     /// 38.2 and the composite row from 184 to 164, in two runs of Benchmarks/engine.sh alternated with a build
@@ -27,7 +39,7 @@ extension FactoryBox: AnySlot, StateLock {
     @inlinable
     var hasRegistration: Bool { LockWord.load(words + 1) != 0 }
 
-    var registration: AnyObject? { withLock { $0.registration } }
+    var registration: AnyObject? { reading { $0.registration } }
 
     func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage) {
         let new = registration.map { unsafeDowncast($0, to: Registration<P, T>.self) }
@@ -41,35 +53,47 @@ extension FactoryBox: AnySlot, StateLock {
 
     /// The slot of the instance kept for the parameter value `key`, made on first use.
     ///
-    /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve.
+    /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve. The cell may be let go of
+    /// (retired) before the caller claims its creation; ``makeOnce(_:in:registrationFrom:)`` then says so, and the
+    /// caller looks the value's cell up again.
     func cell(for key: AnyHashable) -> FactoryBox {
-        withLockReleasingAfterwards { state, garbage in
-            if let cell = state.cells[key] { return cell }
+        // Found to read, so that a child of fork() can take over a lock its parent's thread held only to find one.
+        if let cell = reading({ $0.cells[key] }) { return cell }
+        // Made before the lock: making it takes the lock word pool's lock, which fork() takes first (LockWords), and
+        // a thread waiting for it here would hold this slot's lock, to change it, across the fork.
+        let made = FactoryBox(slotOf: self, registration: nil)
+        return withLockReleasingAfterwards { state, garbage in
+            if let cell = state.cells[key] {
+                garbage.append(made)
+                return cell
+            }
             if state.cells.count >= state.cellLimit {
                 // Let go of the cells whose instance was dropped (a scope reset, pop(), expiry), keeping those with
                 // one; a weakly held one is loaded to tell, and released after the lock.
-                state.retireCells(keeping: { cell, garbage in
-                    let shared = cell.sharedObject
-                    garbage.append(shared)
-                    return cell.instance != nil || shared != nil
-                }, garbage: &garbage)
+                state.retireCells(keeping: { cell, garbage in cell.holdsOwnLiveInstance(garbage: &garbage) },
+                                  garbage: &garbage)
             }
-            let cell = FactoryBox(slotOf: self, registration: nil)
-            state.cells[key] = cell
-            return cell
+            state.cells[key] = made
+            return made
         }
     }
 
     /// Stores what `read` finds in `found`; or, when it finds nothing, claims the creation. While another thread
-    /// makes it, waits for that thread, then reads again.
-    @inlinable
-    func valueOrClaim<Value>(_ found: inout Value?, reading read: (SlotState<P, T>) -> Value?) -> Creation.Outcome {
-        Creation.valueOrClaim {
+    /// makes it, waits for that thread, then reads again. Returns `nil`, finding and claiming nothing, when the slot
+    /// is a parameter value's cell that its factory's slot let go of (``SlotState/isRetired``).
+    func valueOrClaim<Value>(_ found: inout Value?, reading read: (SlotState<P, T>) -> Value?) -> Creation.Outcome? {
+        var isRetired = false
+        let outcome = Creation.valueOrClaim {
             withLock { state in
+                if state.isRetired {
+                    isRetired = true
+                    return nil
+                }
                 found = read(state)
                 return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : nil
             }
         }
+        return isRetired ? nil : outcome
     }
 
     /// Drops the instance if it expired by `now`, into `garbage`.
@@ -97,13 +121,14 @@ struct SlotState<P, T>: CreationState, KeptInstanceState {
     /// When the instance expires, on the world's clock, for a factory with a time-to-live.
     var expiresAt = Double.infinity
     /// For a factory that keeps one instance per parameter value, a slot of its own for each value with an
-    /// instance or a creation under way: its instance and creation. The registration stays in this slot. A cell's
-    /// lock is taken under this slot's, never the other way round.
+    /// instance or a creation under way: its instance and creation. The registration stays in this slot, and the
+    /// world lists this slot, not its cells, under the scope: it answers for them (``dropInstances(cachedAfter:garbage:)``,
+    /// ``holdsLiveInstance(garbage:)``). A cell's lock is taken under this slot's, never the other way round.
     var cells: [AnyHashable: FactoryBox<P, T>] = Dictionary()
     /// How many cells there may be before ``FactoryBox/cell(for:)`` lets go of the empty ones.
     var cellLimit = 16
-    /// Whether this cell was let go of by its factory's slot: a thread that looked it up before may still use it,
-    /// but nothing it makes is kept in it (``FactoryBox/makeOnce(_:in:registrationFrom:)``).
+    /// Whether this cell was let go of by its factory's slot: a thread that looked it up before claims nothing in
+    /// it, and looks the value's cell up again (``FactoryBox/valueOrClaim(_:reading:)``).
     var isRetired = false
 
     init(registration: Registration<P, T>?, dispose: ((T) -> Void)?) {
@@ -126,8 +151,10 @@ struct SlotState<P, T>: CreationState, KeptInstanceState {
     }
 
     /// Drops the cells' instances, unless `keeps` says to keep one, and lets go of every cell that then holds
-    /// nothing and has no creation under way. What they held goes in `garbage`.
+    /// nothing and has no creation under way. What they held goes in `garbage`, the cells and their parameter
+    /// values included: a value's deinit is user code, and may resolve.
     mutating func retireCells(keeping keeps: (inout SlotState, inout Garbage) -> Bool, garbage: inout Garbage) {
+        garbage.append(cells)
         cells = cells.filter { _, cell in
             cell.withLock { state in
                 if keeps(&state, &garbage) { return true }
@@ -135,11 +162,31 @@ struct SlotState<P, T>: CreationState, KeptInstanceState {
                 // A creation under way ends in this cell; the change that let it go keeps it from being cached.
                 if state.creation.isClaimed { return true }
                 state.isRetired = true
-                garbage.append(cell)
                 return false
             }
         }
         cellLimit = max(16, 2 * cells.count)
+    }
+
+    /// Drops the instance if it was cached after `sequence`, and each parameter value's, letting go of the cells
+    /// left empty. Returns whether the slot keeps no instance now.
+    mutating func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+        var keepsNothing = dropOwnInstance(cachedAfter: sequence, garbage: &garbage)
+        if !cells.isEmpty {
+            retireCells(keeping: { cell, garbage in
+                let keeps = !cell.dropOwnInstance(cachedAfter: sequence, garbage: &garbage)
+                if keeps { keepsNothing = false }
+                return keeps
+            }, garbage: &garbage)
+        }
+        return keepsNothing
+    }
+
+    /// Whether the slot, or a parameter value's cell, holds an instance; a weakly held one is loaded to tell, and
+    /// put in `garbage`.
+    func holdsLiveInstance(garbage: inout Garbage) -> Bool {
+        holdsOwnLiveInstance(garbage: &garbage)
+            || cells.values.contains { cell in cell.reading { $0.holdsOwnLiveInstance(garbage: &garbage) } }
     }
 }
 
@@ -152,19 +199,42 @@ protocol KeptInstanceState {
     var sequence: UInt64 { get }
     /// Lets go of the instance: `garbage` releases it, or disposes of it, after the lock.
     mutating func dropInstance(into garbage: inout Garbage)
+    /// Drops what was cached after `sequence`, into `garbage`. Returns whether the slot keeps no instance now: then
+    /// its world takes it off the scope's list.
+    mutating func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
+    /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
+    func holdsLiveInstance(garbage: inout Garbage) -> Bool
+}
+
+extension KeptInstanceState {
+    /// Drops the slot's own instance, into `garbage`, if it was cached after `sequence`. Returns whether the slot
+    /// holds none now.
+    mutating func dropOwnInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+        guard holdsOwnLiveInstance(garbage: &garbage) else { return true }
+        guard self.sequence > sequence else { return false }
+        dropInstance(into: &garbage)
+        return true
+    }
+
+    /// Whether the slot itself holds an instance, a weakly held one still alive. A weak reference loaded under the
+    /// lock is put in `garbage`, to be released after it: that release may be the last one.
+    func holdsOwnLiveInstance(garbage: inout Garbage) -> Bool {
+        let shared = sharedObject
+        garbage.append(shared)
+        return hasInstance || shared != nil
+    }
+
+    mutating func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+        dropOwnInstance(cachedAfter: sequence, garbage: &garbage)
+    }
+
+    func holdsLiveInstance(garbage: inout Garbage) -> Bool { holdsOwnLiveInstance(garbage: &garbage) }
 }
 
 extension StateLock where State: KeptInstanceState {
-    /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
-    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
-        withLock { state in
-            // A weak reference loaded under the lock is released after it: that release may be the last one.
-            let shared = state.sharedObject
-            garbage.append(shared)
-            guard state.sequence > sequence && (state.hasInstance || shared != nil) else { return false }
-            state.dropInstance(into: &garbage)
-            return true
-        }
+    /// Drops what was cached after `sequence`, into `garbage`. Returns whether the slot keeps no instance now.
+    func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
+        withLock { $0.dropInstances(cachedAfter: sequence, garbage: &garbage) }
     }
 
     /// Drops the instance, and a parameter value's, into `garbage`: a `reset(.scope)` of the factory.
@@ -177,9 +247,7 @@ extension StateLock where State: KeptInstanceState {
 
     /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
     func holdsLiveInstance(garbage: inout Garbage) -> Bool {
-        let (hasInstance, shared) = withLock { ($0.hasInstance, $0.sharedObject) }
-        garbage.append(shared)
-        return hasInstance || shared != nil
+        withLock { $0.holdsLiveInstance(garbage: &garbage) }
     }
 }
 
@@ -190,12 +258,14 @@ protocol AnySlot: AnyObject {
     /// Sets the override (a `Registration<P, T>` or `nil`) and, unless `keepingInstance`, drops the instance; what
     /// they held goes in `garbage`.
     func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage)
-    /// Drops the instance, into `garbage`, if it was cached after `sequence`. Returns whether it did.
-    func dropInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
+    /// Drops what was cached after `sequence`, a parameter value's instance included, into `garbage`. Returns
+    /// whether the slot keeps no instance now: then its world takes it off the scope's list.
+    func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
     /// Drops the instance, and each parameter value's, into `garbage`.
     func dropAllInstances(garbage: inout Garbage)
-    /// Whether the slot holds an instance, a weakly held one still alive. A weakly held instance is loaded to
-    /// tell, and put in `garbage`: releasing it may be the last release, which runs its deinit.
+    /// Whether the slot holds an instance, a parameter value's or a weakly held one still alive. A weakly held
+    /// instance is loaded to tell, and put in `garbage`: releasing it may be the last release, which runs its
+    /// deinit.
     func holdsLiveInstance(garbage: inout Garbage) -> Bool
 }
 

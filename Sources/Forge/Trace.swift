@@ -68,7 +68,7 @@ extension SharedContainer.Diagnostics {
     /// Use it to see what resolves, from where and how fast. ``SharedContainer/Decorator`` sees only the
     /// instances, and is the place to act on them (to configure or register them somewhere).
     public static var trace: (@Sendable (ResolutionEvent) -> Void)? {
-        get { TraceHook.state.withLock { $0.hook } }
+        get { TraceHook.state.reading { $0.hook } }
         set {
             TraceHook.change { state, garbage in
                 garbage.append(state.hook)  // released after the lock: what it captured may resolve
@@ -117,7 +117,7 @@ enum TraceHook {
     /// call the hook again.
     static func send(_ event: ResolutionEvent, on thread: ResolutionThread) {
         thread.recording?.record(event)
-        guard let hook = state.withLock({ $0.hook }) else { return }
+        guard let hook = state.reading({ $0.hook }) else { return }
         thread.isSendingTrace = true
         defer { thread.isSendingTrace = false }
         hook(event)

@@ -78,7 +78,10 @@ final class World: Sendable {
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description
-        self.state = Locked(State(initial: initial, baseline: initial))
+        // The process's world is held across fork(), so that a child gets its tables whole.
+        self.state = isGlobal
+            ? Locked(State(initial: initial, baseline: initial), heldAcrossForkWithRank: 0)
+            : Locked(State(initial: initial, baseline: initial))
         if !isGlobal { ResolutionFlags.add(ResolutionFlags.oneIsolatedWorld) }
     }
 
@@ -105,10 +108,8 @@ final class World: Sendable {
     /// per singleton hit (Benchmarks/engine.sh, one scenario, three runs of each build alternated).
     func unretainedSlot(for box: any AnyFactoryBox) -> Unmanaged<AnyObject> {
         if isGlobal { return Unmanaged.passUnretained(box.anyGlobalSlot) }
-        return state.withLock { state in
-            if let slot = state.unretainedSlots[ObjectIdentifier(box)] { return slot }
-            return Unmanaged.passUnretained(slot(for: box, in: &state))
-        }
+        if let slot = state.reading({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
+        return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0)) }
     }
 
     private func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {
@@ -119,7 +120,14 @@ final class World: Sendable {
         let slot = box.makeSlot(registration: registration)
         state.slots[id] = (box, slot)
         state.unretainedSlots[id] = Unmanaged.passUnretained(slot)
-        if registration != nil { state.overridden[ObjectIdentifier(slot)] = slot }
+        if let registration {
+            state.overridden[ObjectIdentifier(slot)] = slot
+            // At every `push()` still on the stack, the factory had this registration, though it had no slot yet:
+            // the matching `pop()` must give it back, not clear it.
+            for index in state.stack.indices {
+                state.stack[index].registrations[ObjectIdentifier(slot)] = (slot, registration)
+            }
+        }
         return slot
     }
 
@@ -215,7 +223,7 @@ final class World: Sendable {
             Self.restore(snapshot.registrations, in: &state, garbage: &garbage)
             for (key, entry) in state.cached {
                 for (id, slot) in entry.slots {
-                    if slot.dropInstance(cachedAfter: snapshot.sequence, garbage: &garbage) {
+                    if slot.dropInstances(cachedAfter: snapshot.sequence, garbage: &garbage) {
                         garbage.append(state.cached[key]?.slots.removeValue(forKey: id))
                     }
                 }
@@ -254,10 +262,11 @@ final class World: Sendable {
     // MARK: Scopes
 
     /// Ends the creation `slot`'s caller claimed, caching the instance with `store` (which returns whether it
-    /// kept anything) unless the world changed since `epoch`.
-    func publish<P, T>(_ slot: FactoryBox<P, T>, in scope: SharedContainer.Scope, startedAt epoch: Int,
-                       store: (inout SlotState<P, T>) -> Bool) {
-        let wake = publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
+    /// kept anything) unless the world changed since `epoch`. A slot that kept it is listed under `scope` as
+    /// `listed`: the slot itself, or the factory's slot of which `slot` is a parameter value's cell.
+    func publish<P, T>(_ slot: FactoryBox<P, T>, listedAs listed: any AnySlot, in scope: SharedContainer.Scope,
+                       startedAt epoch: Int, store: (inout SlotState<P, T>) -> Bool) {
+        let wake = publish(listed, in: scope, startedAt: epoch) { unchanged, sequence in
             slot.withLock { slotState in
                 let kept = unchanged && store(&slotState)
                 if kept { slotState.sequence = sequence }
@@ -287,13 +296,19 @@ final class World: Sendable {
         change { state, garbage in
             for (key, entry) in state.cached where isIncluded(entry.scope) {
                 for slot in entry.slots.values {
-                    _ = slot.dropInstance(cachedAfter: 0, garbage: &garbage)
+                    _ = slot.dropInstances(cachedAfter: 0, garbage: &garbage)
                 }
                 // In the process's world, a slot is a factory's box, and may be the last reference to it: its
                 // deinit releases the factory's closures, which is user code.
                 garbage.append(state.cached.removeValue(forKey: key)?.slots)
             }
         }
+    }
+
+    /// How many slots the world lists under `scope`: each slot that cached an instance since the scope's last reset,
+    /// once, a factory that keeps one per parameter value included.
+    func listedSlots(under scope: SharedContainer.Scope) -> Int {
+        state.reading { $0.cached[ObjectIdentifier(scope)]?.slots.count ?? 0 }
     }
 
     func isEmpty(_ scope: SharedContainer.Scope) -> Bool {

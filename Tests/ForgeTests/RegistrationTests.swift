@@ -137,4 +137,30 @@ extension Container {
         }
         expectUnbalancedPopWarning(in: result)
     }
+
+    /// An isolated world makes a factory's slot on first use, with the registration it inherits. A first use after
+    /// `push()` used to leave the slot out of the snapshot, and `pop()` then cleared the inherited mock: the rest of
+    /// the test reached the live service.
+    @Test("pop() gives back the registration a nested world inherited, when the factory was first used after push()")
+    func popKeepsInheritedRegistrations() {
+        Container.Registrations.isolated {
+            Container.greeting.register { MockGreeting("inherited") }
+            Container.singletonGreeting.register { MockGreeting("inherited") }
+            Container.Registrations.isolated {
+                Container.Registrations.push()
+                #expect(Container.greeting().text == "inherited")  // first use, after the push
+                Container.Registrations.pop()
+                #expect(Container.greeting().text == "inherited")
+
+                Container.Registrations.push()
+                Container.Registrations.push()
+                Container.singletonGreeting.register { MockGreeting("inner") }  // first use, two pushes deep
+                Container.Registrations.pop()
+                #expect(Container.singletonGreeting().text == "inherited")
+                Container.Registrations.pop()
+                #expect(Container.singletonGreeting().text == "inherited")
+                #expect(Container.Registrations.isEmpty)  // the inherited registrations are its baseline
+            }
+        }
+    }
 }

@@ -50,43 +50,70 @@ static inline void forge_cycle_detection_store(intptr_t value) {
 
 // MARK: Locks
 
-/// Initializes a lock word to unlocked. A lock is a 32-bit word at a stable address that nothing else touches.
+/// Initializes a lock word to unlocked: an atomic store, so that a thread sanitizer sees a word that a dead object
+/// gave back (`LockWords`) handed to a new one without a race. A lock is a 32-bit word at a stable address that
+/// nothing else touches.
 void forge_lock_init(uint32_t *_Nonnull word);
 
 /// The fork generation (see `forge_fork_generation`).
 extern _Atomic(uint32_t) forge_fork_generation_value;
 
 #if defined(__linux__)
-/// The lock's slow path: waits while another thread holds it.
+/// The bits of a lock word: 1 held, 2 held with a thread that may be waiting, 4 held by a thread that may change
+/// the state the lock guards (`forge_lock_lock`, not `forge_lock_lock_reading`), and above those the fork
+/// generation of the holder.
+enum { forge_lock_held = 1u, forge_lock_contended = 2u, forge_lock_writing = 4u, forge_lock_generation_shift = 3 };
+
+/// The lock's slow path: waits while another thread holds it. `mine` is the generation and writing bits the
+/// caller takes it with.
 void forge_lock_wait(_Atomic(uint32_t) *_Nonnull word, uint32_t mine);
 /// The lock's slow path: wakes a waiter.
 void forge_lock_wake(_Atomic(uint32_t) *_Nonnull word);
 
-/// Takes the lock, waiting while another thread holds it. A lock held by a thread that did not survive a
-/// `fork()` is taken over in the child. The uncontended path is inline: one compare-and-swap.
-static inline void forge_lock_lock(uint32_t *_Nonnull word) {
+static inline void forge_lock_take(uint32_t *_Nonnull word, uint32_t writing) {
     _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
-    uint32_t mine = __c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED) << 2;
+    uint32_t mine =
+        (__c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED) << forge_lock_generation_shift) | writing;
     uint32_t free = 0;
-    if (__builtin_expect(!__c11_atomic_compare_exchange_strong(atomic, &free, mine | 1u, __ATOMIC_ACQUIRE,
-                                                               __ATOMIC_RELAXED), 0)) {
+    if (__builtin_expect(!__c11_atomic_compare_exchange_strong(atomic, &free, mine | forge_lock_held,
+                                                               __ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 0)) {
         forge_lock_wait(atomic, mine);
     }
 }
 
+/// Takes the lock to read and change the state it guards, waiting while another thread holds it. The uncontended
+/// path is inline: one compare-and-swap.
+///
+/// In a child of `fork()`, a lock that a thread of the parent held (a thread the child does not have) is taken
+/// over if that thread only read; if it may have been changing the state, the state may be half-written, and the
+/// child stops with a message instead of using it.
+static inline void forge_lock_lock(uint32_t *_Nonnull word) { forge_lock_take(word, forge_lock_writing); }
+
+/// Takes the lock to read the state it guards, and change nothing: a child of `fork()` may take over a lock that a
+/// thread of its parent held this way (`forge_lock_lock`).
+static inline void forge_lock_lock_reading(uint32_t *_Nonnull word) { forge_lock_take(word, 0); }
+
 /// Releases the lock, which the calling thread holds. Without waiters: one exchange.
 static inline void forge_lock_unlock(uint32_t *_Nonnull word) {
     _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
-    if (__builtin_expect((__c11_atomic_exchange(atomic, 0, __ATOMIC_RELEASE) & 3u) == 2u, 0)) {
+    if (__builtin_expect((__c11_atomic_exchange(atomic, 0, __ATOMIC_RELEASE) & 3u) == forge_lock_contended, 0)) {
         forge_lock_wake(atomic);
     }
 }
 #else
-/// Takes the lock, waiting while another thread holds it.
+/// Takes the lock to read and change the state it guards, waiting while another thread holds it.
 void forge_lock_lock(uint32_t *_Nonnull word);
+/// Takes the lock to read the state it guards: the same lock as `forge_lock_lock`.
+void forge_lock_lock_reading(uint32_t *_Nonnull word);
 /// Releases the lock, which the calling thread holds.
 void forge_lock_unlock(uint32_t *_Nonnull word);
 #endif
+
+/// Has `fork()` take the lock `word` before it forks (a `pthread_atfork` prepare handler), so that no other thread
+/// is changing what it guards when the child is made; the parent releases it after, and the child starts with it
+/// unlocked. Locks of `rank` 0 are taken before those of rank 1, which must be leaves: a thread that holds one
+/// takes no other Forge lock. At most 8 locks, for the process's world and the tables every thread shares.
+void forge_hold_across_fork(uint32_t *_Nonnull word, int rank);
 
 /// Reads a 32-bit word that its owner writes under a lock, without the lock.
 static inline uint32_t forge_word_load(uint32_t *_Nonnull word) {
