@@ -130,7 +130,12 @@ __attribute__((constructor)) static void forge_load(void) {
 // it may have been writing, what the lock guards may be half-written (a dictionary caught mid-insert), and the
 // child stops with a message rather than crash on it, or loop forever in it.
 
-enum { held = forge_lock_held, contended = forge_lock_contended, stateBits = 3u, ownerBits = stateBits | forge_lock_writing };
+enum {
+    held = forge_lock_held,
+    contended = forge_lock_contended,
+    stateBits = 3u,
+    ownerBits = stateBits | forge_lock_writing,
+};
 
 static void forge_stop_on_half_written_state(void) {
     forge_write_standard_error(

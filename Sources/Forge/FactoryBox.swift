@@ -11,7 +11,7 @@
 //    under the world's lock. It takes the slot unretained: the world holds its slots until it dies, and the task
 //    local that names the world holds the world for the whole resolution. While a trace is set, `resolveTraced`
 //    (Trace.swift) wraps the rest to time it.
-// 2. The slot's lock is taken, the instance copied out (retained), the lock released.
+// 2. The slot's lock is taken to read (`reading`), the instance copied out (retained), the lock released.
 // 3. If a decorator is set, it is called with the instance, outside every lock.
 //
 // A unique resolution takes the slot's lock only to read the registration, then runs the closure as in step 3
@@ -38,6 +38,10 @@
 //   creation claim. Held for a few instructions, never while user code runs. A box is its factory's slot in the
 //   process's world.
 // - `LockWords`: the pool of lock words, taken when a box is made and dies; it takes no other lock.
+// - Across `fork()`: the process's world's lock, then `WaitsFor`'s and the pool's (leaves), are taken before the
+//   fork, so the child gets those tables whole. A lock held to change (`withLock`, not `reading`) by a thread the
+//   child does not have stops the child with a message (CForge).
+//   A parameter value's cell is made before its factory's lock is taken: making one takes the pool's lock.
 // - A world's lock (`World`): its tables (slots of an isolated world, overrides, baseline, scope lists, the
 //   push/pop stack) and its epoch. A world's lock is taken before a slot's, and a slot's before its cells', never
 //   the other way round.

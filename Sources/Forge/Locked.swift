@@ -50,8 +50,9 @@ extension StateLock {
 /// State that is only ever touched under its own lock, in one allocation with the lock.
 ///
 /// The header is the state; the element is the lock, a word with a stable address (as in swift-nio's
-/// `LockStorage`). Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never call out to user code from the body: release
-/// what the state let go of after the lock, as ``StateLock/withLockReleasingAfterwards(_:)`` does.
+/// `LockStorage`). Everything goes through ``withLock(_:)`` and ``reading(_:)``, so nothing outside needs an `unsafe`
+/// name. Never call out to user code from the body: release what the state let go of after the lock, as
+/// ``StateLock/withLockReleasingAfterwards(_:)`` does.
 ///
 /// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
 /// child of `fork()` that needs a lock another thread held at the fork stops with a message: that thread may have

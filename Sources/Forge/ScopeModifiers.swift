@@ -80,11 +80,12 @@ extension ParameterFactory where P: Hashable {
     ///
     /// Each value gets an instance of its own, made once however many threads ask; values made at the same time
     /// do not wait for each other. Resetting the scope or the factory, and registering, drop every value's
-    /// instance. Each value with an instance has a small cell, which holds the value; a reset or registration of the
-    /// factory lets go of the cells at once, and the cells whose instance a scope reset, `pop()` or expiry dropped go
-    /// when new values arrive. Every resolution takes the factory's lock to find the value's cell, and `P`'s `==`
-    /// and `hash(into:)` run under it, so they must not resolve factories. It needs a scope that keeps instances:
-    /// `cached`, `singleton`, `shared`, or a custom one of those kinds.
+    /// instance. Each value with an instance has a small cell, which holds the value; a reset, registration or
+    /// `pop()` lets go of the cells it empties at once, and the cells whose instance expired (or, in `shared`, died)
+    /// go when new values arrive. A value let go of is released after Forge's locks, so its deinit may resolve.
+    /// Every resolution takes the factory's lock to find the value's cell, and `P`'s `==` and `hash(into:)` run
+    /// under it, so they must not resolve factories. It needs a scope that keeps instances: `cached`, `singleton`,
+    /// `shared`, or a custom one of those kinds.
     public var scopeOnParameters: ParameterFactory {
         ParameterFactory(box: box.modifiedForScope("scopeOnParameters") { $0.parameterKey = { AnyHashable($0) } })
     }

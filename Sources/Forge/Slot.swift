@@ -122,8 +122,9 @@ struct SlotState<P, T>: CreationState, KeptInstanceState {
     var expiresAt = Double.infinity
     /// For a factory that keeps one instance per parameter value, a slot of its own for each value with an
     /// instance or a creation under way: its instance and creation. The registration stays in this slot, and the
-    /// world lists this slot, not its cells, under the scope: it answers for them (``dropInstances(cachedAfter:garbage:)``,
-    /// ``holdsLiveInstance(garbage:)``). A cell's lock is taken under this slot's, never the other way round.
+    /// world lists this slot, not its cells, under the scope: it answers for them
+    /// (``dropInstances(cachedAfter:garbage:)``, ``holdsLiveInstance(garbage:)``). A cell's lock is taken under this
+    /// slot's, never the other way round.
     var cells: [AnyHashable: FactoryBox<P, T>] = Dictionary()
     /// How many cells there may be before ``FactoryBox/cell(for:)`` lets go of the empty ones.
     var cellLimit = 16

@@ -1,6 +1,7 @@
 // A factory that dies must not leave a slot that a new factory at the same address inherits, nor a lock word that
 // a sanitizer sees reused without ordering.
 import Dispatch
+import Foundation
 import Forge
 import Testing
 
@@ -25,23 +26,36 @@ import Testing
         }
     }
 
-    /// Threads resolve factories that another thread declared and then lets die; their lock words go back to the
-    /// pool and serve the next round's factories. A word was set up for its new factory with a plain write, which
-    /// the thread sanitizer reported as a race with the last unlock on another thread (the order between them comes
-    /// from reference counting, which it cannot see). Under `swift test --sanitize=thread`, a report fails the run.
-    @Test("Factories declared, resolved from several threads and let die, round after round")
+    /// Threads resolve factories that the main thread declared and let go of; whichever thread lets go last frees
+    /// them, and their lock words go back to the pool, to serve the factories that thread declares next. A word was
+    /// set up for its new factory with a plain write, which the thread sanitizer reported as a race with the last
+    /// unlock on another thread: the order between them comes from reference counting, which it cannot see. Under
+    /// `swift test --sanitize=thread`, a report fails the run.
+    @Test("Factories resolved from several threads, freed by the last one, their lock words reused at once")
     func lockWordsReusedAcrossThreads() {
         final class Factories: Sendable {
             let all = (0..<32).map { n in Factory(scope: .cached) { Tracked(id: n) } }
         }
         for _ in 0..<50 {
-            let factories = Factories()  // dies at the end of the round, and its factories with it
-            DispatchQueue.concurrentPerform(iterations: 4) { thread in
-                for (n, factory) in factories.all.enumerated() where n % 4 == thread || n % 3 == 0 {
-                    #expect(factory().id == n)
-                    factory.reset(.scope)  // off the process's scope list, which would keep it alive
-                }
+            let done = DispatchGroup()
+            let factories = Factories()
+            for thread in 0..<4 {
+                let reference = Unmanaged.passRetained(factories)  // each thread lets go of its own
+                done.enter()
+                Thread {
+                    do {
+                        let factories = reference.takeRetainedValue()
+                        for (n, factory) in factories.all.enumerated() where n % 4 == thread || n % 3 == 0 {
+                            #expect(factory().id == n)
+                            factory.reset(.scope)  // off the process's scope list, which would keep it alive
+                        }
+                    }
+                    let next = Factories()  // may take the words this thread just freed
+                    #expect(next.all[thread]().id == thread)
+                    done.leave()
+                }.start()
             }
+            done.wait()
         }
     }
 }

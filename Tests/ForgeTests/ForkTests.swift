@@ -173,7 +173,8 @@ extension ForkTests {
                 release.signal()
                 let expected: ChildOutcome = writing ? .stoppedWithForkMessage : .finished
                 if outcome != expected {
-                    writeToStandardError("held to \(writing ? "write" : "read"): expected \(expected), got \(outcome)\n")
+                    let held = writing ? "write" : "read"
+                    writeToStandardError("held to \(held): expected \(expected), got \(outcome)\n")
                     exit(1)
                 }
             }
