@@ -23,7 +23,7 @@ struct Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state, holding the lock only to read (``LockedBuffer/reading(_:)``).
-    func reading<R>(_ body: (State) -> R) -> R { buffer.reading(body) }
+    func reading<R>(_ body: (inout State) -> R) -> R { buffer.reading(body) }
 }
 
 /// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
@@ -87,14 +87,15 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32>, StateLock {
         withUnsafeMutablePointerToElements { forge_hold_across_fork($0, rank) }
     }
 
-    /// Runs `body` with the state, holding the lock only to read it: a child of `fork()` may take over a lock that
-    /// a thread of its parent held this way, where one held by ``withLock(_:)`` may guard a half-written state.
+    /// Runs `body` with the state, holding the lock only to read it; `body` must change nothing. A child of `fork()`
+    /// may take over a lock that a thread of its parent held this way, where one held by ``withLock(_:)`` may guard
+    /// a half-written state. The state is passed `inout` only so that it is not copied.
     @inlinable
-    final func reading<R>(_ body: (State) -> R) -> R {
+    final func reading<R>(_ body: (inout State) -> R) -> R {
         withUnsafeMutablePointers { state, word in
             LockWord.lockForReading(word)
             defer { LockWord.unlock(word) }
-            return body(state.pointee)
+            return body(&state.pointee)
         }
     }
 }

@@ -48,43 +48,43 @@ func makeScenarios() -> [Scenario] {
     let replacedOwner = LazyOwner()
     replacedOwner.service = Service()  // reads of a replaced value take the cell's lock
     var scenarios = [
-        Scenario("direct construction") { n in for _ in 0..<n { consume(Service()) } },
+        Scenario("direct construction") { n in for _ in 0..<n { consume(construct()) } },
         Scenario("global let, retained") { n in for _ in 0..<n { consume(retainedGlobalAccessor()) } },
         Scenario("Mutex global, retained") { n in for _ in 0..<n { consume(mutexGlobalAccessor()) } },
-        Scenario("unique") { n in for _ in 0..<n { consume(Container.engineUnique()) } },
+        Scenario("unique") { n in for _ in 0..<n { consume(resolveUnique()) } },
         Scenario("unique, override registered") { n in
-            for _ in 0..<n { consume(Container.engineOverridden()) }
+            for _ in 0..<n { consume(resolveOverridden()) }
         },
-        Scenario("singleton hit") { n in for _ in 0..<n { consume(Container.engineSingleton()) } },
-        Scenario("cached hit") { n in for _ in 0..<n { consume(Container.engineCached()) } },
-        Scenario("shared hit") { n in for _ in 0..<n { consume(Container.engineShared()) } },
-        Scenario("parameter") { n in for i in 0..<n { consume(Container.engineParameter(i)) } },
-        Scenario("graph") { n in for _ in 0..<n { consume(Container.engineGraph()) } },
+        Scenario("singleton hit") { n in for _ in 0..<n { consume(resolveSingleton()) } },
+        Scenario("cached hit") { n in for _ in 0..<n { consume(resolveCached()) } },
+        Scenario("shared hit") { n in for _ in 0..<n { consume(resolveShared()) } },
+        Scenario("parameter") { n in for i in 0..<n { consume(resolveParameter(i)) } },
+        Scenario("graph") { n in for _ in 0..<n { consume(resolveGraph()) } },
         Scenario("graph, one instance shared by 3 dependents") { n in
-            for _ in 0..<n { consume(Container.engineTrio()) }
+            for _ in 0..<n { consume(resolveTrio()) }
         },
-        Scenario("composite (1 + 3 unique)") { n in for _ in 0..<n { consume(Container.engineComposite()) } },
-        Scenario("@Injected owner creation") { n in for _ in 0..<n { consume(InjectedOwner()) } },
+        Scenario("composite (1 + 3 unique)") { n in for _ in 0..<n { consume(resolveComposite()) } },
+        Scenario("@Injected owner creation") { n in for _ in 0..<n { consume(makeInjectedOwner()) } },
         Scenario("isolated world: unique") { n in
-            Container.Registrations.isolated { for _ in 0..<n { consume(Container.engineUnique()) } }
+            Container.Registrations.isolated { for _ in 0..<n { consume(resolveUnique()) } }
         },
         Scenario("isolated world: singleton hit") { n in
             Container.Registrations.isolated {
-                consume(Container.engineSingleton())
-                for _ in 0..<n { consume(Container.engineSingleton()) }
+                consume(resolveSingleton())
+                for _ in 0..<n { consume(resolveSingleton()) }
             }
         },
         Scenario("@LazyInjected first access") { n in for _ in 0..<n { consume(LazyOwner().service) } },
-        Scenario("@LazyInjected repeated access") { n in for _ in 0..<n { consume(lazyOwner.service) } },
+        Scenario("@LazyInjected repeated access") { n in for _ in 0..<n { consume(readLazy(lazyOwner)) } },
         Scenario("@LazyInjected repeated access, after a set") { n in
-            for _ in 0..<n { consume(replacedOwner.service) }
+            for _ in 0..<n { consume(readLazy(replacedOwner)) }
         },
         // An async factory's hit, awaited in one task: the loop runs in a task the calling thread waits for.
         Scenario("async singleton hit") { n in
             let done = DispatchSemaphore(value: 0)
             Task {
-                consume(await Container.engineAsyncSingleton())
-                for _ in 0..<n { consume(await Container.engineAsyncSingleton()) }
+                consume(await resolveAsyncSingleton())
+                for _ in 0..<n { consume(await resolveAsyncSingleton()) }
                 done.signal()
             }
             done.wait()
@@ -92,19 +92,19 @@ func makeScenarios() -> [Scenario] {
         // A main-actor factory's hit, on the main thread, where the single-threaded scenarios run.
         Scenario("main-actor singleton hit") { n in
             MainActor.assumeIsolated {
-                for _ in 0..<n { consume(Container.engineMainActorSingleton()) }
+                for _ in 0..<n { consume(resolveMainActorSingleton()) }
             }
         },
         // The cost of a trace while one is set; while none is, the rows above pay nothing for it.
         Scenario("singleton hit, traced") { n in
             Container.Diagnostics.trace = { consume($0.depth) }
             defer { Container.Diagnostics.trace = nil }
-            for _ in 0..<n { consume(Container.engineSingleton()) }
+            for _ in 0..<n { consume(resolveSingleton()) }
         },
         Scenario("unique, traced") { n in
             Container.Diagnostics.trace = { consume($0.depth) }
             defer { Container.Diagnostics.trace = nil }
-            for _ in 0..<n { consume(Container.engineUnique()) }
+            for _ in 0..<n { consume(resolveUnique()) }
         },
     ]
     for threads in [2] {
@@ -116,10 +116,10 @@ func makeScenarios() -> [Scenario] {
                 for _ in 0..<n { consume(mutexGlobalAccessor()) }
             },
             Scenario("singleton hit", threads: threads) { n in
-                for _ in 0..<n { consume(Container.engineSingleton()) }
+                for _ in 0..<n { consume(resolveSingleton()) }
             },
             Scenario("cached hit", threads: threads) { n in
-                for _ in 0..<n { consume(Container.engineCached()) }
+                for _ in 0..<n { consume(resolveCached()) }
             },
         ]
     }
