@@ -68,25 +68,26 @@ static int forge_fork_locks(uint32_t *locks[forkLockCapacity]) {
     return count;
 }
 
+/// The locks `forge_fork_prepare` took, which the parent and child handlers release: exactly those, not the ones
+/// registered since (a lazily made table whose first use came while prepare waited). A process runs one fork's
+/// handlers at a time, so one list serves.
+static uint32_t *forkTakenLocks[forkLockCapacity];
+static int forkTakenCount = 0;
+
 /// Forge never waits for anything while it holds a lock, so each of these is released soon.
 static void forge_fork_prepare(void) {
-    uint32_t *locks[forkLockCapacity];
-    int count = forge_fork_locks(locks);
-    for (int index = 0; index < count; index++) forge_lock_lock(locks[index]);
+    forkTakenCount = forge_fork_locks(forkTakenLocks);
+    for (int index = 0; index < forkTakenCount; index++) forge_lock_lock(forkTakenLocks[index]);
 }
 
 static void forge_fork_parent(void) {
-    uint32_t *locks[forkLockCapacity];
-    int count = forge_fork_locks(locks);
-    for (int index = count - 1; index >= 0; index--) forge_lock_unlock(locks[index]);
+    for (int index = forkTakenCount - 1; index >= 0; index--) forge_lock_unlock(forkTakenLocks[index]);
 }
 
 /// In the child: the locks the prepare handler took are free again. Set rather than unlocked: an `os_unfair_lock`
 /// belongs to a thread the child does not have.
 static void forge_fork_child_release(void) {
-    uint32_t *locks[forkLockCapacity];
-    int count = forge_fork_locks(locks);
-    for (int index = 0; index < count; index++) forge_lock_init(locks[index]);
+    for (int index = 0; index < forkTakenCount; index++) forge_lock_init(forkTakenLocks[index]);
 }
 
 // MARK: Threads
@@ -225,7 +226,8 @@ static void forge_forked_child(void) {
 // MARK: Locks (Apple platforms: os_unfair_lock, which has the same 32-bit layout)
 //
 // Not compiled on the machine this was written on. A child of `fork()` that needs a lock another thread held at
-// the fork waits for it forever here; on Linux it takes it over.
+// the fork waits for it forever here; on Linux it takes over one held to read, and stops with a message on one held
+// to change the state.
 
 void forge_lock_lock(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }
 void forge_lock_lock_reading(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }

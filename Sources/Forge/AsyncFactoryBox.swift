@@ -72,7 +72,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     @inlinable
     func hit() -> T? {
         guard isStored && ResolutionFlags.allClear() else { return nil }
-        return globalSlot.withLock { $0.instance }
+        return globalSlot.reading { $0.instance }
     }
 
     /// ``resolve()`` for ``AsyncFactory``, whose closures and waits never throw.
@@ -92,7 +92,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)
         // A hit needs no await: reading it first, synchronously, keeps generic async machinery off the hit path.
-        if isStored && !TraceHook.isActive, let instance = slot.withLock({ $0.instance }) {
+        if isStored && !TraceHook.isActive, let instance = slot.reading({ $0.instance }) {
             if DecoratorHook.isActive { DecoratorHook.decorate(instance) }
             return instance
         }
@@ -114,7 +114,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
     private func make(in slot: AsyncSlot<T>, world: World) async throws -> T {
         AsyncResolution.checkCycle(self)
-        let registration = slot.withLock { $0.registration }
+        let registration = slot.reading { $0.registration }
         let context = world.runContext
         let make = registration?.make ?? contexts.first { $0.condition.holds(in: context) }?.make ?? closure
         return try await AsyncResolution.making(self, make)
@@ -229,7 +229,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         var garbage = Garbage()
         defer { garbage.empty() }
         if scope.kind != .unique && scope.kind != .graph && slot.holdsLiveInstance(garbage: &garbage) { return .cache }
-        if slot.withLock({ $0.registration != nil }) { return .override }
+        if slot.reading({ $0.registration != nil }) { return .override }
         let context = world.runContext
         return contexts.contains { $0.condition.holds(in: context) } ? .context : .new
     }

@@ -12,7 +12,7 @@ final class AsyncSlot<T: Sendable>: LockedBuffer<AsyncSlotState<T>>, AnySlot {
         make(AsyncSlotState(registration: registration))
     }
 
-    var registration: AnyObject? { withLock { $0.registration } }
+    var registration: AnyObject? { reading { $0.registration } }
 
     func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage) {
         let new = registration.map { unsafeDowncast($0, to: AsyncRegistration<T>.self) }

@@ -47,7 +47,7 @@ enum AutoRegistration {
 
     /// Whether this thread is inside `registerAllServices()`: what it registers is the baseline.
     static var isRunningOnThisThread: Bool {
-        state.withLock { $0.creation.isClaimedByCurrentThread }
+        state.reading { $0.creation.isClaimedByCurrentThread }
     }
 
     private static func runIfNeeded() {

@@ -5,7 +5,7 @@
 /// It lives in the state of a ``LockedBuffer`` or a ``FactoryBox``, next to the value it guards: a thread that
 /// finds no value claims the creation under the lock, makes the value with the lock released, then stores it and
 /// finishes the creation under the lock again (``valueOrClaim(looking:)``, ``LockedBuffer/finishCreation(_:)``
-/// and ``World/publish(_:in:startedAt:store:)``).
+/// and ``World/publish(_:listedAs:in:startedAt:store:)``).
 /// Threads that find the creation claimed park until it finishes, then look again. No user code ever runs under
 /// the lock.
 ///
@@ -23,7 +23,7 @@ struct Creation: Sendable {
     @usableFromInline
     enum Claim {
         /// This thread makes the value, then finishes the creation: ``LockedBuffer/finishCreation(_:)``, or for a
-        /// slot, ``World/publish(_:in:startedAt:store:)``.
+        /// slot, ``World/publish(_:listedAs:in:startedAt:store:)``.
         case claimed
         /// This thread is already making it: waiting would be waiting for itself.
         case reentered

@@ -34,6 +34,8 @@ protocol StateLock: AnyObject {
     associatedtype State
     /// Runs `body` with the state, holding the lock.
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R
+    /// Runs `body` with the state, holding the lock only to read; `body` must change nothing (``LockWord``).
+    func reading<R>(_ body: (inout State) -> R) -> R
 }
 
 extension StateLock {

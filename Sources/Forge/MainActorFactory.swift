@@ -18,10 +18,12 @@
 /// ```
 ///
 /// Every scope works as it does for ``Factory``, and so do registrations, `push()`/`pop()`, isolated worlds, the
-/// decorator and the trace. Calling the factory is `@MainActor`, so the compiler keeps it, and the closure, on the
-/// main actor: there is no way to run either from another thread, `Sendable` copies of the factory included.
-/// ``resolve()`` hops to the main actor; it needs a `Sendable` `T`, which every `@MainActor` class is, since the
-/// instance then crosses to the caller.
+/// decorator, the trace and the modifiers: ``promised(scope:fileID:line:)``, ``tryResolve()``, contexts
+/// (``onTest(_:)`` and the others), ``onDispose(_:)`` and ``timeToLive(_:)``, whose closures run on the main actor
+/// too. Calling the factory is `@MainActor`, so the compiler keeps it, and the closure, on the main actor: there is
+/// no way to run either from another thread, `Sendable` copies of the factory included. ``resolve()`` hops to the
+/// main actor; it needs a `Sendable` `T`, which every `@MainActor` class is, since the instance then crosses to the
+/// caller. For a closure that takes a parameter, use ``MainActorParameterFactory``.
 public struct MainActorFactory<T>: Sendable {
     @usableFromInline let box: FactoryBox<Void, T>
 
@@ -41,6 +43,31 @@ public struct MainActorFactory<T>: Sendable {
             closure: .plain { MainActorBridge.run(factory) }))
     }
 
+    init(box: FactoryBox<Void, T>) { self.box = box }
+
+    /// Declares a main-actor factory that has no implementation of its own: the app registers one. See
+    /// ``Factory/promised(scope:fileID:line:)``.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let settings = MainActorFactory<SettingsModel>.promised()
+    /// }
+    /// ```
+    public static func promised(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> MainActorFactory {
+        MainActorFactory(box: FactoryBox(FactoryDefinition(
+            typeName: "MainActorFactory", scope: scope, fileID: fileID, line: line, closure: nil)))
+    }
+
+    /// Resolves the dependency on the main actor, or throws a ``ResolutionError`` where a plain call would stop
+    /// the process. See ``Factory/tryResolve()``.
+    @MainActor
+    public func tryResolve() throws(ResolutionError) -> T {
+        try box.checkResolvable(())
+        return box.resolve(())
+    }
+
     /// Resolves the dependency on the main actor, synchronously.
     @MainActor
     @inlinable
@@ -57,6 +84,59 @@ public struct MainActorFactory<T>: Sendable {
     /// ``Factory/reset(_:)``.
     public func reset(_ options: FactoryResetOptions = .all) {
         World.current.reset(box, options)
+    }
+}
+
+extension MainActorFactory {
+    /// In a test run, makes instances with `factory`, on the main actor, instead of the factory's own closure. See
+    /// ``Factory/onTest(_:)``.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let profile = MainActorFactory(scope: .cached) { ProfileViewModel() }
+    ///         .onPreview { ProfileViewModel.preview }
+    /// }
+    /// ```
+    public func onTest(_ factory: @escaping @MainActor () -> T) -> MainActorFactory { adding(.test, factory) }
+
+    /// In a debug build, makes instances with `factory`, on the main actor. See ``Factory/onTest(_:)``.
+    public func onDebug(_ factory: @escaping @MainActor () -> T) -> MainActorFactory { adding(.debug, factory) }
+
+    /// In an Xcode preview, makes instances with `factory`, on the main actor. See ``Factory/onTest(_:)``.
+    public func onPreview(_ factory: @escaping @MainActor () -> T) -> MainActorFactory { adding(.preview, factory) }
+
+    /// When the program was launched with `argument`, makes instances with `factory`, on the main actor. See
+    /// ``Factory/onTest(_:)``.
+    public func onArg(_ argument: String, _ factory: @escaping @MainActor () -> T) -> MainActorFactory {
+        adding(.argument(argument), factory)
+    }
+
+    private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor () -> T) -> MainActorFactory {
+        MainActorFactory(box: box.modified {
+            $0.add(FactoryContext(condition: condition) { _ in MainActorBridge.run(factory) })
+        })
+    }
+
+    /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
+    /// ``Factory/onDispose(_:)``.
+    ///
+    /// The hook runs in a task on the main actor, started when the scope lets go of the instance: after the reset
+    /// (or `pop()`, or expiry) that let go of it returns, even when that ran on the main actor. Code on the main actor
+    /// sees its effects after its next suspension.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let player = MainActorFactory(scope: .session) { PlayerModel() }
+    ///         .onDispose { $0.stop() }          // PlayerModel.stop() is @MainActor
+    /// }
+    /// ```
+    public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorFactory {
+        MainActorFactory(box: box.withDispose { MainActorBridge.run(dispose, with: $0) })
+    }
+
+    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
+    public func timeToLive(_ seconds: Double) -> MainActorFactory {
+        MainActorFactory(box: box.withTimeToLive(seconds))
     }
 }
 
@@ -81,4 +161,25 @@ enum MainActorBridge {
         MainActor.preconditionIsolated("a MainActorFactory's closure must run on the main actor")
         return unsafeBitCast(body, to: (() -> T).self)()
     }
+
+    /// The same for a closure that takes `parameter`.
+    static func run<P, T>(_ body: @escaping @MainActor (P) -> T, with parameter: P) -> T {
+        MainActor.preconditionIsolated("a MainActorFactory's closure must run on the main actor")
+        return unsafeBitCast(body, to: ((P) -> T).self)(parameter)
+    }
+
+    /// Runs a dispose hook with `instance` in a task on the main actor. A scope may let go of a main-actor instance
+    /// on any thread (a reset, a `pop()`, the end of an isolated world), and Forge cannot ask whether the calling
+    /// code is on the main actor without stopping when it is not; the instance is not touched until the hook runs.
+    static func run<T>(_ dispose: @escaping @MainActor (T) -> Void, with instance: T) {
+        let sent = MainActorBound((dispose, instance))
+        Task { @MainActor in sent.value.0(sent.value.1) }
+    }
+}
+
+/// A value that goes to the main actor untouched: a main-actor factory's instance, or a hook to run there.
+struct MainActorBound<Value>: @unchecked Sendable {
+    // @unchecked: made off the main actor and read only on it, by `MainActorBridge`, never shared otherwise.
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

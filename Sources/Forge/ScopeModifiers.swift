@@ -81,8 +81,10 @@ extension ParameterFactory where P: Hashable {
     /// Each value gets an instance of its own, made once however many threads ask; values made at the same time
     /// do not wait for each other. Resetting the scope or the factory, and registering, drop every value's
     /// instance. Each value with an instance has a small cell, which holds the value; a reset, registration or
-    /// `pop()` lets go of the cells it empties at once, and the cells whose instance expired (or, in `shared`, died)
-    /// go when new values arrive. A value let go of is released after Forge's locks, so its deinit may resolve.
+    /// `pop()` lets go of the cells it empties at once. In `shared`, a cell whose instance died goes when new values
+    /// arrive; with ``timeToLive(_:)``, an expired instance is dropped when its value is next resolved, and stays
+    /// until then or until a reset or `pop()`. A value let go of is released after Forge's locks, so its deinit may
+    /// resolve.
     /// Every resolution takes the factory's lock to find the value's cell, and `P`'s `==` and `hash(into:)` run
     /// under it, so they must not resolve factories. It needs a scope that keeps instances: `cached`, `singleton`,
     /// `shared`, or a custom one of those kinds.

@@ -3,9 +3,9 @@
 /// One factory's registration, scoped instance and creation in one ``World``, under one lock: a slot.
 ///
 /// A box is its factory's slot in the process's world; an isolated world makes its own, on first use
-/// (``makeSlot(registration:)``). A hit locks the slot, copies the instance out and unlocks. A miss claims the
-/// creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the
-/// world (``World/publish(_:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
+/// (``makeSlot(registration:)``). A hit locks the slot to read, copies the instance out and unlocks. A miss claims
+/// the creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the world
+/// (``World/publish(_:listedAs:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
 extension FactoryBox: AnySlot, StateLock {
     /// Runs `body` with the slot's state, holding its lock.
     @inlinable
@@ -98,8 +98,10 @@ extension FactoryBox: AnySlot, StateLock {
         return isRetired ? nil : outcome
     }
 
-    /// Drops the instance if it expired by `now`, into `garbage`.
+    /// Drops the instance if it expired by `now`, into `garbage`. Looks first with the lock held to read: every
+    /// resolution of a factory with a time-to-live asks, and a child of `fork()` takes over such a lock.
     func dropInstance(expiredBy now: Double, garbage: inout Garbage) {
+        guard reading({ now >= $0.expiresAt }) else { return }
         withLock { state in
             if now >= state.expiresAt { state.dropInstance(into: &garbage) }
         }
@@ -250,7 +252,7 @@ extension StateLock where State: KeptInstanceState {
 
     /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
     func holdsLiveInstance(garbage: inout Garbage) -> Bool {
-        withLock { $0.holdsLiveInstance(garbage: &garbage) }
+        reading { $0.holdsLiveInstance(garbage: &garbage) }
     }
 }
 

@@ -8,7 +8,7 @@
 /// found through a task local that is read only while at least one isolated world exists.
 ///
 /// Every change advances the world's ``epoch`` as its last step, under the world's lock. A creation notes the
-/// epoch before it runs its closure, and ``publish(_:in:startedAt:store:)`` caches the instance only if the
+/// epoch before it runs its closure, and ``publish(_:listedAs:in:startedAt:store:)`` caches the instance only if the
 /// epoch has not moved: an instance made while a `pop()`, a reset or a registration changed what its closure
 /// resolved is never cached after that change.
 final class World: Sendable {
@@ -99,6 +99,7 @@ final class World: Sendable {
     /// This world's slot for `box`, made on first use in an isolated world.
     func slot(for box: any AnyFactoryBox) -> AnyObject {
         if isGlobal { return box.anyGlobalSlot }  // no lock: the global world's slots are the boxes
+        if let slot = state.reading({ $0.slots[ObjectIdentifier(box)]?.slot }) { return slot }
         return state.withLock { slot(for: box, in: &$0) }
     }
 
@@ -133,7 +134,7 @@ final class World: Sendable {
 
     /// The registrations that a world nested in this one starts with.
     func registrationsForNestedWorld() -> [ObjectIdentifier: Registered] {
-        state.withLock { state in
+        state.reading { state in
             if isGlobal { return state.baseline }
             var registrations = state.initial
             for (id, entry) in state.slots {
@@ -178,7 +179,7 @@ final class World: Sendable {
 
     /// Whether every factory has its baseline registration: what `registerAllServices()` registered, or none.
     var isAtBaseline: Bool {
-        state.withLock { state in
+        state.reading { state in
             var slotsAtBaseline = 0
             for (id, entry) in state.baseline {
                 // An isolated world's factory without a slot yet will start from its baseline.
@@ -305,14 +306,16 @@ final class World: Sendable {
         }
     }
 
-    /// How many slots the world lists under `scope`: each slot that cached an instance since the scope's last reset,
-    /// once, a factory that keeps one per parameter value included.
+    /// How many slots the world lists under `scope`: each slot that keeps an instance of the scope, or did until a
+    /// change that has not looked at it since; once each, a factory that keeps one per parameter value included.
     func listedSlots(under scope: SharedContainer.Scope) -> Int {
         state.reading { $0.cached[ObjectIdentifier(scope)]?.slots.count ?? 0 }
     }
 
     func isEmpty(_ scope: SharedContainer.Scope) -> Bool {
-        state.withLockReleasingAfterwards { state, garbage in
+        var garbage = Garbage()  // weakly held instances, loaded to tell, released after the lock
+        defer { garbage.empty() }
+        return state.reading { state in
             guard let slots = state.cached[ObjectIdentifier(scope)]?.slots.values else { return true }
             return !slots.contains { $0.holdsLiveInstance(garbage: &garbage) }
         }

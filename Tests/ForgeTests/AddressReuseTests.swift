@@ -30,32 +30,36 @@ import Testing
     /// them, and their lock words go back to the pool, to serve the factories that thread declares next. A word was
     /// set up for its new factory with a plain write, which the thread sanitizer reported as a race with the last
     /// unlock on another thread: the order between them comes from reference counting, which it cannot see. Under
-    /// `swift test --sanitize=thread`, a report fails the run.
+    /// `swift test --sanitize=thread`, a report fails the child process, and so this test. In a child process: each
+    /// `reset(.scope)` changes the process's world, which would keep other tests' creations from being cached.
     @Test("Factories resolved from several threads, freed by the last one, their lock words reused at once")
-    func lockWordsReusedAcrossThreads() {
-        final class Factories: Sendable {
-            let all = (0..<32).map { n in Factory(scope: .cached) { Tracked(id: n) } }
-        }
-        for _ in 0..<50 {
-            let done = DispatchGroup()
-            let factories = Factories()
-            for thread in 0..<4 {
-                let reference = Unmanaged.passRetained(factories)  // each thread lets go of its own
-                done.enter()
-                Thread {
-                    do {
-                        let factories = reference.takeRetainedValue()
-                        for (n, factory) in factories.all.enumerated() where n % 4 == thread || n % 3 == 0 {
-                            #expect(factory().id == n)
-                            factory.reset(.scope)  // off the process's scope list, which would keep it alive
-                        }
-                    }
-                    let next = Factories()  // may take the words this thread just freed
-                    #expect(next.all[thread]().id == thread)
-                    done.leave()
-                }.start()
+    func lockWordsReusedAcrossThreads() async {
+        await #expect(processExitsWith: .success) {
+            final class Factories: Sendable {
+                let all = (0..<32).map { n in Factory(scope: .cached) { Tracked(id: n) } }
             }
-            done.wait()
+            for _ in 0..<50 {
+                let done = DispatchGroup()
+                let factories = Factories()
+                for thread in 0..<4 {
+                    let reference = Unmanaged.passRetained(factories)  // each thread lets go of its own
+                    done.enter()
+                    Thread {
+                        do {
+                            let factories = reference.takeRetainedValue()
+                            for (n, factory) in factories.all.enumerated() where n % 4 == thread || n % 3 == 0 {
+                                precondition(factory().id == n)
+                                factory.reset(.scope)  // off the process's scope list, which would keep it alive
+                            }
+                        }
+                        let next = Factories()  // may take the words this thread just freed
+                        precondition(next.all[thread]().id == thread)
+                        next.all[thread].reset(.scope)
+                        done.leave()
+                    }.start()
+                }
+                done.wait()
+            }
         }
     }
 }
