@@ -11,8 +11,8 @@ extension SharedContainer.Diagnostics {
     ///
     /// The graph is what really happened, not what the declarations could do: a factory whose instance was kept
     /// appears, but the factories its closure would resolve do not, since it did not run. Resolutions on other
-    /// threads or tasks are not recorded. While it records, resolutions take the slower traced path, as with
-    /// ``trace``.
+    /// threads or tasks are not recorded; for a body that awaits, use the async form. While it records,
+    /// resolutions take the slower traced path, as with ``trace``.
     public static func graph(_ body: () throws -> Void) rethrows -> DependencyGraph {
         let recording = GraphRecording()
         let thread = ResolutionThread.current
@@ -26,15 +26,40 @@ extension SharedContainer.Diagnostics {
         try body()
         return DependencyGraph(recording.events)
     }
+
+    /// Runs `body`, which may await, and returns the graph of the resolutions it made: async factories' and
+    /// synchronous ones', in the calling task and the tasks it starts while `body` runs (an `async let`, a task
+    /// group's children, a `Task { }`, and the tasks that make async factories' instances).
+    ///
+    /// ```swift
+    /// let graph = await Container.Diagnostics.graph { _ = await AppRoot.start() }
+    /// ```
+    ///
+    /// A synchronous factory resolved inside an async factory's closure is an edge from that async factory. Other
+    /// tasks' resolutions are not recorded, nor those a task started inside `body` makes after `body` returns.
+    public static func graph(_ body: () async throws -> Void) async rethrows -> DependencyGraph {
+        let recording = GraphRecording()
+        TraceHook.change { state, _ in state.recordings += 1 }
+        defer { TraceHook.change { state, _ in state.recordings -= 1 } }
+        try await GraphRecording.$current.withValue(recording) { try await body() }
+        return DependencyGraph(recording.events)
+    }
 }
 
-/// The events a thread records for ``SharedContainer/Diagnostics/graph(_:)``.
-final class GraphRecording {
-    private(set) var events: [ResolutionEvent] = []
-    func record(_ event: ResolutionEvent) { events.append(event) }
+/// The events a graph records: on one thread for the synchronous ``SharedContainer/Diagnostics`` `graph`, or in the
+/// tasks of an async one, which may record at once, hence the lock.
+final class GraphRecording: Sendable {
+    private let recorded = Locked<[ResolutionEvent]>([])
+
+    /// The recording of the async `graph` the current task runs in, if any; a synchronous one is the thread's
+    /// (``ResolutionThread/recording``).
+    @TaskLocal static var current: GraphRecording?
+
+    var events: [ResolutionEvent] { recorded.reading { $0 } }
+    func record(_ event: ResolutionEvent) { recorded.withLock { $0.append(event) } }
 }
 
-/// Factories and the resolutions between them, as ``SharedContainer/Diagnostics/graph(_:)`` recorded them.
+/// Factories and the resolutions between them, as ``SharedContainer/Diagnostics/graph(_:)-55n9f`` recorded them.
 public struct DependencyGraph: Sendable, Equatable {
     /// A factory that was resolved.
     public struct Node: Hashable, Sendable {

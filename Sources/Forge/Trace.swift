@@ -116,7 +116,7 @@ enum TraceHook {
     /// Records `event` for a graph and calls the hook with it. Resolutions the hook makes are not traced: each would
     /// call the hook again.
     static func send(_ event: ResolutionEvent, on thread: ResolutionThread) {
-        thread.recording?.record(event)
+        (thread.recording ?? GraphRecording.current)?.record(event)
         guard let hook = state.reading({ $0.hook }) else { return }
         thread.isSendingTrace = true
         defer { thread.isSendingTrace = false }

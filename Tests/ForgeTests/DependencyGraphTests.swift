@@ -51,4 +51,61 @@ extension Container {
         let graph = Container.Diagnostics.graph { _ = optional() }
         #expect(graph.mermaid.contains("[\"Optional#60;TracedLeaf#62;<br/>unique\"]"))
     }
+
+    @Test("graph { } with a body that awaits records async factories, the sync ones they resolve, and their tasks'")
+    func asyncGraph() async {
+        let graph = await Container.Registrations.isolated {
+            await Container.Diagnostics.graph {
+                _ = await Container.asyncGraphRoot()
+                async let fromChild = Container.asyncGraphLeaf()
+                _ = await fromChild
+            }
+        }
+        let types = graph.nodes.map(\.type)
+        #expect(Set(types) == ["AsyncGraphRoot", "AsyncGraphLeaf", "TracedLeaf"])
+        #expect(graph.nodes.count == 3)
+        let root = graph.nodes.first { $0.type == "AsyncGraphRoot" }
+        let leaf = graph.nodes.first { $0.type == "AsyncGraphLeaf" }
+        let syncLeaf = graph.nodes.first { $0.type == "TracedLeaf" }
+        #expect(graph.edges.contains { $0.from == root && $0.to == leaf })
+        #expect(graph.edges.contains { $0.from == root && $0.to == syncLeaf })  // sync, in an async closure
+        #expect(graph.edges.count == 2)
+    }
+
+    @Test("An async graph does not record another task's resolutions, nor any after it returns")
+    func asyncGraphOnlyItsTasks() async {
+        await Container.Registrations.isolated {
+            let started = AsyncStream<Void>.makeStream()
+            let release = AsyncStream<Void>.makeStream()
+            let other = Task {  // another task, in the same world, resolving while the graph records
+                started.continuation.yield()
+                for await _ in release.stream { break }
+                _ = await Container.asyncGraphLeaf()
+            }
+            for await _ in started.stream { break }
+            let graph = await Container.Diagnostics.graph {
+                _ = Container.graphLeaf()
+                release.continuation.yield()
+                await other.value
+            }
+            #expect(graph.nodes.map(\.type) == ["TracedLeaf"])
+            let after = await Container.Diagnostics.graph { await Task.yield() }
+            #expect(after.nodes.isEmpty)  // `other` ended before: nothing of it comes late
+        }
+    }
+}
+
+final class AsyncGraphLeaf: Sendable {}
+final class AsyncGraphRoot: Sendable {
+    let leaf: AsyncGraphLeaf
+    init(_ leaf: AsyncGraphLeaf) { self.leaf = leaf }
+}
+
+extension Container {
+    fileprivate static let asyncGraphLeaf = AsyncFactory(scope: .graphSession) { AsyncGraphLeaf() }
+    fileprivate static let syncLeafForAsync = Factory { TracedLeaf() }
+    fileprivate static let asyncGraphRoot = AsyncFactory { () async -> AsyncGraphRoot in
+        _ = syncLeafForAsync()
+        return AsyncGraphRoot(await asyncGraphLeaf())
+    }
 }
