@@ -15,8 +15,9 @@
 /// suspended, with no thread blocked. Cancelling one caller does not cancel the creation for the others; a cancelled
 /// caller of this non-throwing form waits for the instance (``AsyncThrowingFactory`` throws instead).
 ///
-/// Registrations, `push()`/`pop()`, resets, isolated worlds, contexts (``onTest(_:)`` and the others), the
-/// decorator and the trace work as for ``Factory``, across awaits: the creation runs in the caller's world. A
+/// Registrations, `push()`/`pop()`, resets, isolated worlds, contexts (``onTest(_:)`` and the others),
+/// ``promised(scope:fileID:line:)``, ``tryResolve()``, ``onDispose(_:)``, ``timeToLive(_:)``, the decorator and the
+/// trace work as for ``Factory``, across awaits: the creation runs in the caller's world. A
 /// circular dependency through async factories stops the process with the whole chain, in any build, rather than
 /// awaiting forever: a closure that resolves its own factory, or creations whose tasks await each other. (A cycle
 /// closed inside another task that a closure awaits, an `async let`, a task group's child or `await Task { }.value`,
@@ -50,6 +51,44 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     }
 
     init(box: AsyncFactoryBox<T>) { self.box = box }
+
+    /// Declares an async factory that has no implementation of its own: the app registers one. See
+    /// ``Factory/promised(scope:fileID:line:)``.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let database = AsyncFactory<Database>.promised(scope: .singleton)
+    /// }
+    /// ```
+    public static func promised(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> AsyncFactory {
+        AsyncFactory(box: AsyncFactoryBox(
+            typeName: "AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
+            closure: nil))
+    }
+
+    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when the
+    /// factory is promised and nothing supplies it, or when this call would close a circular dependency in the
+    /// current task. See ``Factory/tryResolve()``.
+    ///
+    /// ```swift
+    /// let db = try await Container.database.tryResolve()
+    /// ```
+    public func tryResolve() async throws(ResolutionError) -> T {
+        try box.checkResolvable()
+        return await self()
+    }
+
+    /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
+    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncFactory {
+        AsyncFactory(box: box.withDispose(dispose))
+    }
+
+    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
+    public func timeToLive(_ seconds: Double) -> AsyncFactory {
+        AsyncFactory(box: box.withTimeToLive(seconds))
+    }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
     @inlinable
@@ -125,6 +164,33 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     }
 
     init(box: AsyncFactoryBox<T>) { self.box = box }
+
+    /// Declares an async throwing factory that has no implementation of its own: the app registers one. See
+    /// ``Factory/promised(scope:fileID:line:)``.
+    public static func promised(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> AsyncThrowingFactory {
+        AsyncThrowingFactory(box: AsyncFactoryBox(
+            typeName: "AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true,
+            closure: nil))
+    }
+
+    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process (see
+    /// ``AsyncFactory/tryResolve()``); what the closure throws, it throws as a plain call does.
+    public func tryResolve() async throws -> T {
+        try box.checkResolvable()
+        return try await self()
+    }
+
+    /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
+    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncThrowingFactory {
+        AsyncThrowingFactory(box: box.withDispose(dispose))
+    }
+
+    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
+    public func timeToLive(_ seconds: Double) -> AsyncThrowingFactory {
+        AsyncThrowingFactory(box: box.withTimeToLive(seconds))
+    }
 
     /// Resolves the dependency, or throws what its closure threw, or `CancellationError` when the calling task is
     /// cancelled while it awaits a creation.

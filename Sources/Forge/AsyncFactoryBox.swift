@@ -18,37 +18,77 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     let scope: SharedContainer.Scope
     let fileID: StaticString
     let line: UInt
+    /// The factory's own closure; for a promised factory, one that stops with the promise's message.
     let closure: @Sendable () async throws -> T
+    /// Whether the factory was declared with `promised()`: it has no closure of its own.
+    let isPromised: Bool
     /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
     let contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)]
+    /// Called with each instance the factory's scope lets go of (`onDispose`).
+    let dispose: (@Sendable (T) -> Void)?
+    /// How many seconds a kept instance lives, from when it was cached (`timeToLive`).
+    let timeToLive: Double?
     /// Whether a cancelled caller stops waiting for a creation and throws (the throwing form), or waits on.
     let throwsOnCancellation: Bool
     @usableFromInline let globalSlot: AsyncSlot<T>
     /// (`_isOptional` reads the type's metadata kind. `T.self is any OptionalProtocol.Type` scanned the process's
     /// protocol conformances for every new `T`: declaring 1,000 factories took 37.7 ms, Benchmarks/scale.sh.)
     let isOptional = _isOptional(T.self)
-    /// Whether the scope keeps its instances strongly: `cached`, `singleton` and custom scopes of those kinds.
+    /// Whether a hit may be read without a look at the clock: the scope keeps its instances strongly (`cached`,
+    /// `singleton` and custom scopes of those kinds), and they do not expire.
     @usableFromInline let isStored: Bool
 
+    /// A factory as declared; `closure` is `nil` for a promised one.
     init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
-         throwsOnCancellation: Bool, closure: @escaping @Sendable () async throws -> T,
-         contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)] = []) {
+         throwsOnCancellation: Bool, closure: (@Sendable () async throws -> T)?,
+         contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)] = [],
+         dispose: (@Sendable (T) -> Void)? = nil, timeToLive: Double? = nil) {
         self.typeName = typeName
         self.scope = scope ?? .unique
-        self.isStored = self.scope.kind == .cached || self.scope.kind == .singleton
+        self.isStored = (self.scope.kind == .cached || self.scope.kind == .singleton) && timeToLive == nil
         self.fileID = fileID
         self.line = line
         self.throwsOnCancellation = throwsOnCancellation
-        self.closure = closure
+        self.isPromised = closure == nil
+        if let closure {
+            self.closure = closure
+        } else {
+            let declaration = "\(typeName)<\(T.self)> (\(fileID):\(line))"
+            let site = "\(fileID):\(line)"
+            self.closure = { Report.promiseNotFulfilled(declaration, site) }
+        }
         self.contexts = contexts
-        self.globalSlot = AsyncSlot.make(registration: nil)
+        self.dispose = dispose
+        self.timeToLive = timeToLive
+        self.globalSlot = AsyncSlot.make(registration: nil, dispose: dispose)
+    }
+
+    /// A new factory: this one, with what the arguments change.
+    private func modified(
+        contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)]? = nil,
+        dispose: (@Sendable (T) -> Void)? = nil, timeToLive: Double? = nil
+    ) -> AsyncFactoryBox {
+        AsyncFactoryBox(typeName: typeName, scope: scope, fileID: fileID, line: line,
+                        throwsOnCancellation: throwsOnCancellation, closure: isPromised ? nil : closure,
+                        contexts: contexts ?? self.contexts, dispose: dispose ?? self.dispose,
+                        timeToLive: timeToLive ?? self.timeToLive)
     }
 
     /// A new factory: this one, with `make` for `condition` (replacing one for the same condition).
     func adding(_ condition: ContextCondition, _ make: @escaping @Sendable () async throws -> T) -> AsyncFactoryBox {
-        AsyncFactoryBox(typeName: typeName, scope: scope, fileID: fileID, line: line,
-                        throwsOnCancellation: throwsOnCancellation, closure: closure,
-                        contexts: ContextCondition.adding((condition, make), to: contexts) { $0.condition })
+        modified(contexts: ContextCondition.adding((condition, make), to: contexts) { $0.condition })
+    }
+
+    /// A new factory that calls `dispose` with each instance its scope lets go of.
+    func withDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncFactoryBox {
+        ModifierCheck.dispose(scope: scope, declaration: declaration)
+        return modified(dispose: dispose)
+    }
+
+    /// A new factory whose kept instances expire `seconds` after they were cached.
+    func withTimeToLive(_ seconds: Double) -> AsyncFactoryBox {
+        ModifierCheck.timeToLive(seconds, scope: scope, declaration: declaration)
+        return modified(timeToLive: seconds)
     }
 
     var site: String { "\(fileID):\(line)" }
@@ -56,11 +96,32 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     var anyGlobalSlot: any AnySlot { globalSlot }
 
     func makeSlot(registration: AnyObject?) -> any AnySlot {
-        AsyncSlot.make(registration: registration.map { unsafeDowncast($0, to: AsyncRegistration<T>.self) })
+        AsyncSlot.make(
+            registration: registration.map { unsafeDowncast($0, to: AsyncRegistration<T>.self) }, dispose: dispose)
     }
 
     func register(_ make: @escaping @Sendable () async throws -> T) {
         World.current.register(AsyncRegistration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
+    }
+
+    /// Throws what resolving this factory now would stop the process with, as far as can be told before: an
+    /// unfulfilled promise, or a circular dependency this resolution would close in the current task.
+    func checkResolvable() throws(ResolutionError) {
+        let world = World.current
+        if let chain = AsyncResolution.cycle(closedBy: self) {
+            throw ResolutionError.circularDependency(chain, in: world)
+        }
+        guard isPromised else { return }
+        let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)
+        var garbage = Garbage()
+        defer { garbage.empty() }
+        let now = timeToLive == nil ? -Double.infinity : world.runContext.now()
+        let holdsLiveInstance = slot.holdsLiveInstance(garbage: &garbage) && slot.reading { now < $0.expiresAt }
+        let context = world.runContext
+        let hasContext = contexts.contains { $0.condition.holds(in: context) }
+        if slot.registration == nil && !holdsLiveInstance && !hasContext {
+            throw ResolutionError.promiseNotFulfilled(declaration, site, in: world)
+        }
     }
 
     // MARK: Resolution
@@ -131,6 +192,12 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     /// The scope's instance, or the outcome of the one creation that makes it, which this caller starts or joins.
     private func makeOnce(in slot: AsyncSlot<T>, world: World) async throws -> T {
         let isShared = scope.kind == .shared
+        if timeToLive != nil {
+            var garbage = Garbage()
+            slot.dropInstance(expiredBy: world.runContext.now(), garbage: &garbage)
+            // An expired instance's dispose hook is no part of this resolution.
+            if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
+        }
         while true {
             let step: Step = slot.withLock { state in
                 if let instance = state.instance { return .found(instance) }
@@ -171,12 +238,14 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         let object = try? result.get()
         let shared = scope.kind == .shared ? object.flatMap(classInstance(in:)) : nil
         let keeps = object.map { scope.kind == .shared ? shared != nil : !(isOptional && isNil($0)) } ?? false
+        let expiresAt = timeToLive.map { world.runContext.now() + $0 } ?? .infinity
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             slot.withLock { state in
                 state.creation = nil
                 guard unchanged && keeps, let object else { return (false, unchanged) }
                 if scope.kind == .shared { state.sharedObject = shared } else { state.instance = object }
                 state.sequence = sequence
+                state.expiresAt = expiresAt
                 return (true, true)
             }
         }
@@ -208,7 +277,9 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
             let root = AsyncResolution(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
             // A failed resolution sends no event: its tree ends without the root's.
             defer { TreePrinter.end(root.tree) }
-            return try await AsyncResolution.$current.withValue(root) { try await resolveTraced(in: slot, world: world) }
+            return try await AsyncResolution.$current.withValue(root) {
+                try await resolveTraced(in: slot, world: world)
+            }
         }
         let source = source(in: slot, world: world, enclosing: enclosing)
         let started = forge_monotonic_seconds()

@@ -47,12 +47,19 @@ final class AsyncResolution: Sendable {
 
     /// Stops the process if `factory`'s closure is already running in the current task, around this call.
     static func checkCycle(_ factory: any AnyFactoryBox) {
-        guard let current, let task = TaskIdentity.current else { return }
+        if let chain = cycle(closedBy: factory) { Report.circularDependency(chain) }
+    }
+
+    /// The chain, ending with `factory`, that resolving `factory` inline in the current task would close: when its
+    /// closure is already running in this task, around this call. `nil` when there is none.
+    static func cycle(closedBy factory: any AnyFactoryBox) -> [any AnyFactoryBox]? {
+        guard let current, let task = TaskIdentity.current else { return nil }
         var node: AsyncResolution? = current
         while let resolution = node, resolution.task == task && resolution.finished.value == 0 {
-            if resolution.factory === factory { Report.circularDependency(current.chain + [factory]) }
+            if resolution.factory === factory { return current.chain + [factory] }
             node = resolution.parent
         }
+        return nil
     }
 
     /// Runs `body` as `factory`'s closure, in the current task.

@@ -8,8 +8,8 @@
 /// (``World/publish(_:in:startedAt:finish:)``), which caches the instance only if nothing changed meanwhile.
 @usableFromInline
 final class AsyncSlot<T: Sendable>: LockedBuffer<AsyncSlotState<T>>, AnySlot {
-    static func make(registration: AsyncRegistration<T>?) -> AsyncSlot {
-        make(AsyncSlotState(registration: registration))
+    static func make(registration: AsyncRegistration<T>?, dispose: (@Sendable (T) -> Void)?) -> AsyncSlot {
+        make(AsyncSlotState(registration: registration, dispose: dispose))
     }
 
     var registration: AnyObject? { reading { $0.registration } }
@@ -36,15 +36,23 @@ struct AsyncSlotState<T: Sendable>: KeptInstanceState {
     var sequence: UInt64 = 0
     /// The creation under way, which callers that find no instance await.
     var creation: AsyncCreation<T>?
+    /// The factory's `onDispose` hook, called after the lock with each instance the slot lets go of.
+    let dispose: (@Sendable (T) -> Void)?
+    /// When the instance expires, on the world's clock, for a factory with a time-to-live.
+    var expiresAt = Double.infinity
 
-    init(registration: AsyncRegistration<T>?) { self.registration = registration }
+    init(registration: AsyncRegistration<T>?, dispose: (@Sendable (T) -> Void)?) {
+        self.registration = registration
+        self.dispose = dispose
+    }
 
     var hasInstance: Bool { instance != nil }
 
     mutating func dropInstance(into garbage: inout Garbage) {
-        garbage.append(instance)
+        if let instance, let dispose { garbage.dispose { dispose(instance) } } else { garbage.append(instance) }
         instance = nil
         sharedObject = nil
+        expiresAt = .infinity
     }
 }
 

@@ -98,14 +98,6 @@ extension FactoryBox: AnySlot, StateLock {
         return isRetired ? nil : outcome
     }
 
-    /// Drops the instance if it expired by `now`, into `garbage`. Looks first with the lock held to read: every
-    /// resolution of a factory with a time-to-live asks, and a child of `fork()` takes over such a lock.
-    func dropInstance(expiredBy now: Double, garbage: inout Garbage) {
-        guard reading({ now >= $0.expiresAt }) else { return }
-        withLock { state in
-            if now >= state.expiresAt { state.dropInstance(into: &garbage) }
-        }
-    }
 }
 
 /// What a slot guards.
@@ -202,6 +194,8 @@ protocol KeptInstanceState {
     var sharedObject: AnyObject? { get }
     /// When the instance was cached, in the world's count.
     var sequence: UInt64 { get }
+    /// When the instance expires, on the world's clock: infinity without a time-to-live.
+    var expiresAt: Double { get }
     /// Lets go of the instance: `garbage` releases it, or disposes of it, after the lock.
     mutating func dropInstance(into garbage: inout Garbage)
     /// Drops what was cached after `sequence`, into `garbage`. Returns whether the slot keeps no instance now: then
@@ -237,6 +231,15 @@ extension KeptInstanceState {
 }
 
 extension StateLock where State: KeptInstanceState {
+    /// Drops the instance if it expired by `now`, into `garbage`. Looks first with the lock held to read: every
+    /// resolution of a factory with a time-to-live asks, and a child of `fork()` takes over such a lock.
+    func dropInstance(expiredBy now: Double, garbage: inout Garbage) {
+        guard reading({ now >= $0.expiresAt }) else { return }
+        withLock { state in
+            if now >= state.expiresAt { state.dropInstance(into: &garbage) }
+        }
+    }
+
     /// Drops what was cached after `sequence`, into `garbage`. Returns whether the slot keeps no instance now.
     func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
         withLock { $0.dropInstances(cachedAfter: sequence, garbage: &garbage) }

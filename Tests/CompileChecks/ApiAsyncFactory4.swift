@@ -1,0 +1,12 @@
+// swift-version: 6
+// expect: clean
+// AsyncFactory.promised(scope:fileID:line:)'s sample in its doc comment: the type it uses first, then the sample
+// verbatim.
+import Forge
+
+final class Database: Sendable {}
+
+// The sample of Sources/Forge/AsyncFactory.swift, from here to the end.
+extension Container {
+    static let database = AsyncFactory<Database>.promised(scope: .singleton)
+}
