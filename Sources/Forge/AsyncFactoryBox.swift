@@ -111,17 +111,29 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         if let chain = AsyncResolution.cycle(closedBy: self) {
             throw ResolutionError.circularDependency(chain, in: world)
         }
-        guard isPromised else { return }
         let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)
-        var garbage = Garbage()
-        defer { garbage.empty() }
-        let now = timeToLive == nil ? -Double.infinity : world.runContext.now()
-        let holdsLiveInstance = slot.holdsLiveInstance(garbage: &garbage) && slot.reading { now < $0.expiresAt }
+        // A creation under way whose task awaits, directly or through others, one this task runs: awaiting it would
+        // close a cycle across tasks.
+        if let creation = slot.reading({ $0.creation }), let task = TaskIdentity.current,
+            let cycle = AsyncWaits.cycle(task, awaiting: creation)
+        {
+            throw ResolutionError.circularDependency(AsyncCreation<T>.chain(closedBy: cycle), in: world)
+        }
+        guard isPromised else { return }
         let context = world.runContext
         let hasContext = contexts.contains { $0.condition.holds(in: context) }
-        if slot.registration == nil && !holdsLiveInstance && !hasContext {
+        if slot.registration == nil && !holdsLiveInstance(in: slot, world: world) && !hasContext {
             throw ResolutionError.promiseNotFulfilled(declaration, site, in: world)
         }
+    }
+
+    /// Whether `slot` keeps an instance that a resolution now would return: alive, and not expired.
+    private func holdsLiveInstance(in slot: AsyncSlot<T>, world: World) -> Bool {
+        guard scope.kind != .unique && scope.kind != .graph else { return false }
+        var garbage = Garbage()  // a weakly held instance, loaded to tell, released after the lock
+        defer { garbage.empty() }
+        let now = timeToLive == nil ? -Double.infinity : world.runContext.now()
+        return slot.holdsLiveInstance(garbage: &garbage) && slot.reading { now < $0.expiresAt }
     }
 
     // MARK: Resolution
@@ -297,9 +309,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         if scope.kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil {
             return .graph
         }
-        var garbage = Garbage()
-        defer { garbage.empty() }
-        if scope.kind != .unique && scope.kind != .graph && slot.holdsLiveInstance(garbage: &garbage) { return .cache }
+        if holdsLiveInstance(in: slot, world: world) { return .cache }
         if slot.reading({ $0.registration != nil }) { return .override }
         let context = world.runContext
         return contexts.contains { $0.condition.holds(in: context) } ? .context : .new

@@ -91,18 +91,32 @@ enum AsyncWaits {
     /// creation `task` runs.
     static func record(_ task: TaskIdentity, awaiting creation: any AnyAsyncCreation) -> [any AnyFactoryBox]? {
         edges.withLock { edges in
-            var path = [creation.factory]
-            var runner = creation.runner
-            for _ in 0...edges.count {
-                guard let current = runner else { break }
-                if current == task { return path }
-                guard let next = edges[current] else { break }
-                path.append(next.factory)
-                runner = next.runner
-            }
+            if let cycle = cycle(task, awaiting: creation, edges: edges) { return cycle }
             edges[task] = creation
             return nil
         }
+    }
+
+    /// The factories of the creations on the cycle that `task` would close by awaiting `creation`, starting with
+    /// `creation`'s; `nil` when there is none. Records nothing: for `tryResolve()`, which throws instead of waiting.
+    static func cycle(_ task: TaskIdentity, awaiting creation: any AnyAsyncCreation) -> [any AnyFactoryBox]? {
+        edges.reading { cycle(task, awaiting: creation, edges: $0) }
+    }
+
+    private static func cycle(
+        _ task: TaskIdentity, awaiting creation: any AnyAsyncCreation,
+        edges: [TaskIdentity: any AnyAsyncCreation]
+    ) -> [any AnyFactoryBox]? {
+        var path = [creation.factory]
+        var runner = creation.runner
+        for _ in 0...edges.count {
+            guard let current = runner else { break }
+            if current == task { return path }
+            guard let next = edges[current] else { break }
+            path.append(next.factory)
+            runner = next.runner
+        }
+        return nil
     }
 
     /// Removes `task`'s edge: its await ended.

@@ -113,8 +113,7 @@ final class AsyncCreation<T: Sendable>: AnyAsyncCreation {
     func outcome(cancellable: Bool) async throws -> Outcome {
         let task = TaskIdentity.current
         if let task, let cycle = AsyncWaits.record(task, awaiting: self) {
-            let chain = AsyncResolution.current?.chain ?? []
-            Report.circularDependency(chain.contains { $0 === cycle[0] } ? chain + [cycle[0]] : chain + cycle)
+            Report.circularDependency(Self.chain(closedBy: cycle))
         }
         defer { if let task { AsyncWaits.forget(task) } }
         let id = state.withLock { state in
@@ -136,6 +135,13 @@ final class AsyncCreation<T: Sendable>: AnyAsyncCreation {
             let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
             waiter?.resume(throwing: CancellationError())
         }
+    }
+
+    /// The chain to report for `cycle`, the factories of the creations on a cycle of awaits (``AsyncWaits``): the
+    /// current resolution's chain, closed by the cycle's first factory when the chain already holds it.
+    static func chain(closedBy cycle: [any AnyFactoryBox]) -> [any AnyFactoryBox] {
+        let chain = AsyncResolution.current?.chain ?? []
+        return chain.contains { $0 === cycle[0] } ? chain + [cycle[0]] : chain + cycle
     }
 
     /// Ends the creation with `outcome` and resumes every caller that awaits it.

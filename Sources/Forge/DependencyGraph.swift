@@ -37,7 +37,14 @@ extension SharedContainer.Diagnostics {
     ///
     /// A synchronous factory resolved inside an async factory's closure is an edge from that async factory. Other
     /// tasks' resolutions are not recorded, nor those a task started inside `body` makes after `body` returns.
-    public static func graph(_ body: () async throws -> Void) async rethrows -> DependencyGraph {
+    ///
+    /// - Parameters:
+    ///   - isolation: The caller's actor, which `body` runs on, so that main-actor code can record its graph. Leave
+    ///     the default.
+    ///   - body: The code whose resolutions to record.
+    public static func graph(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async rethrows -> DependencyGraph {
         let recording = GraphRecording()
         TraceHook.change { state, _ in state.recordings += 1 }
         defer { TraceHook.change { state, _ in state.recordings -= 1 } }
@@ -59,7 +66,7 @@ final class GraphRecording: Sendable {
     func record(_ event: ResolutionEvent) { recorded.withLock { $0.append(event) } }
 }
 
-/// Factories and the resolutions between them, as ``SharedContainer/Diagnostics/graph(_:)-55n9f`` recorded them.
+/// Factories and the resolutions between them, as ``SharedContainer/Diagnostics/graph(_:)`` recorded them.
 public struct DependencyGraph: Sendable, Equatable {
     /// A factory that was resolved.
     public struct Node: Hashable, Sendable {

@@ -120,9 +120,9 @@ extension MainActorFactory {
     /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
     /// ``Factory/onDispose(_:)``.
     ///
-    /// The hook runs in a task on the main actor, started when the scope lets go of the instance: after the reset
-    /// (or `pop()`, or expiry) that let go of it returns, even when that ran on the main actor. Code on the main actor
-    /// sees its effects after its next suspension.
+    /// The hook runs in a task on the main actor, started when the scope lets go of the instance. When the reset
+    /// (or `pop()`, or expiry) that let go of it ran on the main actor, the hook runs after it returns, once that code
+    /// suspends; from another thread, whenever the main actor runs the task.
     ///
     /// ```swift
     /// extension Container {
@@ -173,7 +173,13 @@ enum MainActorBridge {
     /// code is on the main actor without stopping when it is not; the instance is not touched until the hook runs.
     static func run<T>(_ dispose: @escaping @MainActor (T) -> Void, with instance: T) {
         let sent = MainActorBound((dispose, instance))
-        Task { @MainActor in sent.value.0(sent.value.1) }
+        // The hook is no part of the resolution or graph that let go of the instance: its task starts outside them,
+        // in the same world.
+        AsyncResolution.$current.withValue(nil) {
+            GraphRecording.$current.withValue(nil) {
+                _ = Task { @MainActor in sent.value.0(sent.value.1) }
+            }
+        }
     }
 }
 

@@ -24,6 +24,15 @@ extension Container {
     fileprivate static let uniqueSelfResolving: AsyncThrowingFactory<Tracked> = AsyncThrowingFactory {
         try await Container.uniqueSelfResolving.tryResolve()
     }
+    /// A cycle across the tasks that make kept instances: A's creation awaits B's, whose closure asks for A.
+    fileprivate static let creationCycleA: AsyncThrowingFactory<Tracked> = AsyncThrowingFactory(scope: .cached) {
+        try await Container.creationCycleB()
+    }
+    fileprivate static let creationCycleB: AsyncThrowingFactory<Tracked> = AsyncThrowingFactory(scope: .cached) {
+        try await Container.creationCycleA.tryResolve()
+    }
+    fileprivate static let shortLived = AsyncFactory(scope: .cached) { Tracked(id: made.increment()) }
+        .timeToLive(0.05)
     fileprivate static let disposedConnection = AsyncFactory(scope: .cached) { Tracked(id: made.increment()) }
         .onDispose { connection in disposed.mutate { $0.append(connection.id) } }
     fileprivate static let token = AsyncThrowingFactory(scope: .cached) { Tracked(id: made.increment()) }
@@ -69,6 +78,31 @@ extension Container {
                 #expect(error?.kind == .circularDependency)
                 #expect(error?.description.contains("AsyncThrowingFactory<Tracked>") == true)
             }
+        }
+    }
+
+    @Test("tryResolve() throws a cycle across the tasks that make kept instances, with the whole chain")
+    func creationCycleAcrossCreations() async {
+        await Container.Registrations.isolated {
+            let error = await #expect(throws: ResolutionError.self) { try await Container.creationCycleA() }
+            #expect(error?.kind == .circularDependency)
+            let chain = error?.chain ?? []
+            #expect(chain.count == 3, "\(chain)")
+        }
+    }
+
+    /// In the process's world, with no isolated world, a hit is read without an await (`hit()`): a factory with a
+    /// time-to-live must not take that path. In a child process, so that no other test's isolated world exists.
+    @Test("An expired instance is not returned by the process's world's fast hit")
+    func expiryInTheProcessWorld() async {
+        await #expect(processExitsWith: .success) {
+            let first = await Container.shortLived()
+            let hit = await Container.shortLived()
+            precondition(hit === first)
+            let deadline = SharedContainer.RunContext.monotonicSeconds() + 0.1
+            while SharedContainer.RunContext.monotonicSeconds() < deadline { await Task.yield() }
+            let afterExpiry = await Container.shortLived()
+            precondition(afterExpiry !== first, "an expired instance was returned")
         }
     }
 

@@ -72,7 +72,7 @@ extension Container {
         #expect(graph.edges.count == 2)
     }
 
-    @Test("An async graph does not record another task's resolutions, nor any after it returns")
+    @Test("An async graph does not record another task's resolutions")
     func asyncGraphOnlyItsTasks() async {
         await Container.Registrations.isolated {
             let started = AsyncStream<Void>.makeStream()
@@ -89,8 +89,6 @@ extension Container {
                 await other.value
             }
             #expect(graph.nodes.map(\.type) == ["TracedLeaf"])
-            let after = await Container.Diagnostics.graph { await Task.yield() }
-            #expect(after.nodes.isEmpty)  // `other` ended before: nothing of it comes late
         }
     }
 }

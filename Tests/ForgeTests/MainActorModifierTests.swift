@@ -103,6 +103,7 @@ private typealias RunContext = SharedContainer.RunContext
         await Container.Registrations.isolated {
             let player = Container.disposedPlayer()
             Container.disposedPlayer.reset(.scope)
+            #expect(!player.stopped)  // the hook's task runs once this code suspends
             await waitForDisposals(1)
             #expect(player.stopped)  // stop() checks that it runs on the main actor
             #expect(disposals == ["disposed"])
@@ -134,7 +135,39 @@ private typealias RunContext = SharedContainer.RunContext
     }
 }
 
+/// Whether the hook of `expiringInGraph` ran.
+@MainActor private var graphHookRan = false
+
+extension Container {
+    fileprivate static let hookLeaf = Factory { Tracked(id: 99) }
+    fileprivate static let expiringInGraph = MainActorFactory(scope: .cached) { PlayerModel("expiring") }
+        .timeToLive(10)
+        .onDispose { _ in
+            _ = Container.hookLeaf()
+            graphHookRan = true
+        }
+    fileprivate static let awaitsExpiring = AsyncFactory { await Container.expiringInGraph.resolve().name }
+}
+
 extension MainActorModifierTests {
+    /// The hook's task used to inherit the resolution and the graph recording of the task that let go of the
+    /// instance: what it resolved showed up as made by the async factory whose resolution found the instance expired.
+    @Test("A dispose hook's resolutions are no part of the graph or resolution that let go of the instance")
+    func disposeHookOutsideTheGraph() async {
+        graphHookRan = false
+        let clock = HandClock()
+        await Container.Registrations.isolated(runContext: clock.runContext) {
+            _ = Container.expiringInGraph()
+            clock.advance(by: 10)
+            let graph = await Container.Diagnostics.graph {
+                #expect(await Container.awaitsExpiring() == "expiring")  // finds it expired: the hook's task starts
+                for _ in 0..<1_000 where !graphHookRan { await Task.yield() }  // it runs while the graph records
+            }
+            #expect(graphHookRan)
+            #expect(!graph.nodes.contains { $0.type == "Tracked" }, "\(graph.mermaid)")
+        }
+    }
+
     @Test("MainActorParameterFactory: unique per call, registered, reset, in the caller's world")
     func parameterFactory() {
         Container.Registrations.isolated {
