@@ -11,10 +11,13 @@ final class Parent {}
 extension Container {
     static let myService = Factory<MyServiceType> { MyService() }
     static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }
-    static let parent = Factory(scope: .shared) { Parent() }
 }
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
+extension Container {
+    static let parent = Factory(scope: .shared) { Parent() }    // shared: alive while someone holds it
+}
+
 class ContentViewModel {
     @Injected(Container.myService) private var myService      // resolved when the model is created
     @LazyInjected(Container.api) private var api              // resolved on first use, once, thread-safely

@@ -12,7 +12,6 @@ final class MyConstructedService { init(service: MyServiceType) {} }
 final class SimpleService {}
 struct Numbered { init(_ n: Int) {} }
 final class Parent {}
-extension Container { static let parent = Factory(scope: .shared) { Parent() } }
 
 // The README's sample, from here to the end.
 extension Container {
@@ -21,6 +20,7 @@ extension Container {
     static let constructed = Factory { MyConstructedService(service: myService()) } // factories use factories
     static let optional = Factory<SimpleService?> { nil }                         // nil is never cached
     static let numbered = ParameterFactory<Int, Numbered> { n in Numbered(n) }
+    static let parent = Factory(scope: .shared) { Parent() }                       // shared: held weakly
 }
 
 extension Container.Scope {
