@@ -5,8 +5,7 @@ internal import CForge
 extension SharedContainer {
     /// Checks that help find mistakes in how factories are wired.
     public enum Diagnostics {
-        /// Whether a circular dependency stops the process with the whole chain, instead of recursing until the
-        /// stack overflows.
+        /// Whether a circular dependency stops the process with the whole chain as soon as it closes.
         ///
         /// On by default in debug builds, off in release builds, where turning it on costs a little on every
         /// resolution that runs a factory closure.
@@ -16,7 +15,8 @@ extension SharedContainer {
         /// ```
         ///
         /// A cycle through a cached or singleton factory is reported even when detection is off, because it
-        /// would otherwise wait for itself forever.
+        /// would otherwise wait for itself forever; so is a cycle through `unique` factories, without its chain,
+        /// once it nests 256 closures deep, before it would overflow the stack.
         public static var detectsCycles: Bool {
             get { CycleDetection.isOn }
             set { CycleDetection.set(newValue) }
@@ -35,6 +35,17 @@ enum Report {
     /// for it in the current world.
     static func promiseNotFulfilled(_ declaration: String, _ site: String) -> Never {
         fatalError(ResolutionError.promiseNotFulfilled(declaration, site, in: World.current).description)
+    }
+
+    /// Stops the process: `factory`'s closure would run `depth` closures deep on this thread. With cycle detection
+    /// off (release builds), a cycle through `unique` factories gets here instead of overflowing the stack.
+    static func tooDeep(_ factory: any AnyFactoryBox, depth: Int) -> Never {
+        fatalError("""
+            Forge: \(factory.declaration) would be resolved \(depth) factories deep on this thread, more than the \
+            \(ResolutionThread.depthLimit) Forge allows: almost certainly a circular dependency that cycle detection, \
+            off in release builds, would have named. Set `Container.Diagnostics.detectsCycles = true` and run \
+            again to see the chain, then inject one of its factories lazily (@LazyInjected) to break it.
+            """)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.

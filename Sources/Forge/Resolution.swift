@@ -51,7 +51,8 @@ extension FactoryBox {
     /// chain, for ``leaveClosure(_:)``.
     @usableFromInline
     func enterClosure() -> Bool {
-        ResolutionThread.enter()
+        let depth = ResolutionThread.enter()
+        if depth > ResolutionThread.depthLimit { Report.tooDeep(self, depth: depth) }
         return CycleDetection.enter(self)
     }
 

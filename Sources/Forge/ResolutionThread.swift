@@ -78,8 +78,12 @@ final class ResolutionThread {
     /// How many factory closures are running on this thread: 0 outside any resolution.
     @usableFromInline static var depth: Int { forge_depth() }
 
-    /// One more factory closure runs on this thread.
-    static func enter() { forge_depth_enter() }
+    /// One more factory closure runs on this thread. Returns how many run now.
+    static func enter() -> Int { forge_depth_enter() }
+
+    /// How many factory closures may run nested on one thread before Forge stops with ``Report/tooDeep(_:depth:)``:
+    /// far more than any real graph nests, and few enough for a thread's stack, a 512 KiB one included.
+    static let depthLimit = 256
 
     /// A factory closure returned. At the end of a top-level resolution, the graph's instances are let go.
     static func leave() {

@@ -28,6 +28,19 @@ extension Container {
     }
 }
 
+/// Two unique factories that resolve each other: with cycle detection off, they recurse.
+final class PingService { init(_ pong: PongService) {} }
+final class PongService { init(_ ping: PingService) {} }
+
+extension Container {
+    fileprivate static let ping: Factory<PingService> = Factory { PingService(pong()) }
+    fileprivate static let pong: Factory<PongService> = Factory { PongService(ping()) }
+    /// Resolves itself `n` levels deep: a legitimate recursion, as deep as the test asks.
+    fileprivate static let countdown: ParameterFactory<Int, Int> = ParameterFactory { n in
+        n == 0 ? 0 : countdown(n - 1) + 1
+    }
+}
+
 /// Lets the two closures of a cycle across threads each start before either resolves the other.
 private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(value: 0))
 
@@ -94,5 +107,27 @@ private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(
         let text = standardError(result)
         #expect(text.contains("Forge: circular dependency across threads."))
         #expect(text.contains("Factory<Tracked> (ForgeTests/CycleTests.swift:"))
+    }
+
+    /// With detection off, as in a release build, a cycle of unique factories recursed until the stack overflowed,
+    /// and the process died with no Forge message.
+    @Test("With cycle detection off, a cycle of unique factories stops with a message before the stack overflows")
+    func uniqueCycleWithDetectionOff() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.detectsCycles = false
+            _ = Container.ping()
+        }
+        let text = standardError(result)
+        #expect(text.contains("Forge: Factory<"))
+        #expect(text.contains("factories deep on this thread"))
+        #expect(text.contains("Container.Diagnostics.detectsCycles = true"))
+    }
+
+    @Test("Legitimate nesting up to the limit resolves")
+    func deepNestingResolves() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.detectsCycles = false  // countdown resolves itself, on purpose
+            precondition(Container.countdown(255) == 255)
+        }
     }
 }
