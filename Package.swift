@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// Forge: compile-time-safe dependency injection for Swift. MIT License (LICENSE).
 import PackageDescription
 
 let package = Package(
