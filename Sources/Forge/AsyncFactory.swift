@@ -47,7 +47,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     ) {
         box = AsyncFactoryBox(
             typeName: "AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
-            closure: factory)
+            closure: { _ in await factory() })
     }
 
     init(box: AsyncFactoryBox<T>) { self.box = box }
@@ -99,7 +99,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () async -> T) {
-        box.register(factory)
+        box.register { _ in await factory() }
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -110,22 +110,22 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 
     /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onTest(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.test, factory))
+        AsyncFactory(box: box.adding(.test) { _ in await factory() })
     }
 
     /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onDebug(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.debug, factory))
+        AsyncFactory(box: box.adding(.debug) { _ in await factory() })
     }
 
     /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onPreview(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.preview, factory))
+        AsyncFactory(box: box.adding(.preview) { _ in await factory() })
     }
 
     /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onArg(_ argument: String, _ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.argument(argument), factory))
+        AsyncFactory(box: box.adding(.argument(argument)) { _ in await factory() })
     }
 }
 
@@ -160,7 +160,7 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     ) {
         box = AsyncFactoryBox(
             typeName: "AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true,
-            closure: factory)
+            closure: { _ in try await factory() })
     }
 
     init(box: AsyncFactoryBox<T>) { self.box = box }
@@ -202,7 +202,7 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () async throws -> T) {
-        box.register(factory)
+        box.register { _ in try await factory() }
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -213,23 +213,23 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 
     /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onTest(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.test, factory))
+        AsyncThrowingFactory(box: box.adding(.test) { _ in try await factory() })
     }
 
     /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onDebug(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.debug, factory))
+        AsyncThrowingFactory(box: box.adding(.debug) { _ in try await factory() })
     }
 
     /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onPreview(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.preview, factory))
+        AsyncThrowingFactory(box: box.adding(.preview) { _ in try await factory() })
     }
 
     /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onArg(_ argument: String, _ factory: @escaping @Sendable () async throws -> T)
         -> AsyncThrowingFactory
     {
-        AsyncThrowingFactory(box: box.adding(.argument(argument), factory))
+        AsyncThrowingFactory(box: box.adding(.argument(argument)) { _ in try await factory() })
     }
 }

@@ -1,8 +1,10 @@
 // Forge: the object behind each async factory, and how it resolves.
 internal import CForge
 
-/// The object an ``AsyncFactory`` or ``AsyncThrowingFactory`` holds: its closure, scope, contexts, declaration
-/// site and its slot in the process's world. The async counterpart of ``FactoryBox``.
+/// The object an ``AsyncFactory``, ``AsyncThrowingFactory`` or ``AsyncParameterFactory`` holds: its closure, scope,
+/// contexts, declaration site and its slot in the process's world. The async counterpart of ``FactoryBox``. Its
+/// closures take the parameter as `any Sendable`, `()` for the factories without one: the public shells give and
+/// take the typed closures.
 ///
 /// How a resolution goes (``resolve()``):
 /// - A hit reads the instance under the slot's lock, as a synchronous one does.
@@ -15,15 +17,17 @@ internal import CForge
 final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     // @unchecked: every stored property is immutable, or a slot that keeps its state under its own lock.
     let typeName: StaticString
+    /// The parameter's type, for an ``AsyncParameterFactory``; messages name it.
+    let parameterType: Any.Type?
     let scope: SharedContainer.Scope
     let fileID: StaticString
     let line: UInt
     /// The factory's own closure; for a promised factory, one that stops with the promise's message.
-    let closure: @Sendable () async throws -> T
+    let closure: @Sendable (any Sendable) async throws -> T
     /// Whether the factory was declared with `promised()`: it has no closure of its own.
     let isPromised: Bool
     /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
-    let contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)]
+    let contexts: [(condition: ContextCondition, make: @Sendable (any Sendable) async throws -> T)]
     /// Called with each instance the factory's scope lets go of (`onDispose`).
     let dispose: (@Sendable (T) -> Void)?
     /// How many seconds a kept instance lives, from when it was cached (`timeToLive`).
@@ -39,11 +43,12 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     @usableFromInline let isStored: Bool
 
     /// A factory as declared; `closure` is `nil` for a promised one.
-    init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
-         throwsOnCancellation: Bool, closure: (@Sendable () async throws -> T)?,
-         contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)] = [],
+    init(typeName: StaticString, parameterType: Any.Type? = nil, scope: SharedContainer.Scope?, fileID: StaticString,
+         line: UInt, throwsOnCancellation: Bool, closure: (@Sendable (any Sendable) async throws -> T)?,
+         contexts: [(condition: ContextCondition, make: @Sendable (any Sendable) async throws -> T)] = [],
          dispose: (@Sendable (T) -> Void)? = nil, timeToLive: Double? = nil) {
         self.typeName = typeName
+        self.parameterType = parameterType
         self.scope = scope ?? .unique
         self.isStored = (self.scope.kind == .cached || self.scope.kind == .singleton) && timeToLive == nil
         self.fileID = fileID
@@ -53,9 +58,9 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         if let closure {
             self.closure = closure
         } else {
-            let declaration = "\(typeName)<\(T.self)> (\(fileID):\(line))"
+            let declaration = Self.declaration(typeName, parameterType, site: "\(fileID):\(line)")
             let site = "\(fileID):\(line)"
-            self.closure = { Report.promiseNotFulfilled(declaration, site) }
+            self.closure = { _ in Report.promiseNotFulfilled(declaration, site) }
         }
         self.contexts = contexts
         self.dispose = dispose
@@ -65,17 +70,19 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
 
     /// A new factory: this one, with what the arguments change.
     private func modified(
-        contexts: [(condition: ContextCondition, make: @Sendable () async throws -> T)]? = nil,
+        contexts: [(condition: ContextCondition, make: @Sendable (any Sendable) async throws -> T)]? = nil,
         dispose: (@Sendable (T) -> Void)? = nil, timeToLive: Double? = nil
     ) -> AsyncFactoryBox {
-        AsyncFactoryBox(typeName: typeName, scope: scope, fileID: fileID, line: line,
+        AsyncFactoryBox(typeName: typeName, parameterType: parameterType, scope: scope, fileID: fileID, line: line,
                         throwsOnCancellation: throwsOnCancellation, closure: isPromised ? nil : closure,
                         contexts: contexts ?? self.contexts, dispose: dispose ?? self.dispose,
                         timeToLive: timeToLive ?? self.timeToLive)
     }
 
     /// A new factory: this one, with `make` for `condition` (replacing one for the same condition).
-    func adding(_ condition: ContextCondition, _ make: @escaping @Sendable () async throws -> T) -> AsyncFactoryBox {
+    func adding(_ condition: ContextCondition, _ make: @escaping @Sendable (any Sendable) async throws -> T)
+        -> AsyncFactoryBox
+    {
         modified(contexts: ContextCondition.adding((condition, make), to: contexts) { $0.condition })
     }
 
@@ -92,7 +99,13 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     }
 
     var site: String { "\(fileID):\(line)" }
-    var declaration: String { "\(typeName)<\(T.self)> (\(site))" }
+    var declaration: String { Self.declaration(typeName, parameterType, site: site) }
+
+    /// A factory's type and declaration site, e.g. `AsyncParameterFactory<Query, Results> (App/Search.swift:4)`.
+    static func declaration(_ typeName: StaticString, _ parameterType: Any.Type?, site: String) -> String {
+        let types = parameterType.map { "\($0), \(T.self)" } ?? "\(T.self)"
+        return "\(typeName)<\(types)> (\(site))"
+    }
     var anyGlobalSlot: any AnySlot { globalSlot }
 
     func makeSlot(registration: AnyObject?) -> any AnySlot {
@@ -100,7 +113,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
             registration: registration.map { unsafeDowncast($0, to: AsyncRegistration<T>.self) }, dispose: dispose)
     }
 
-    func register(_ make: @escaping @Sendable () async throws -> T) {
+    func register(_ make: @escaping @Sendable (any Sendable) async throws -> T) {
         World.current.register(AsyncRegistration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
     }
 
@@ -148,20 +161,21 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         return globalSlot.reading { $0.instance }
     }
 
-    /// ``resolve()`` for ``AsyncFactory``, whose closures and waits never throw.
+    /// ``resolve(_:)`` for ``AsyncFactory`` and ``AsyncParameterFactory``, whose closures and waits never throw.
     @usableFromInline
-    func resolveWithoutThrowing() async -> T {
+    func resolveWithoutThrowing(_ parameter: any Sendable = ()) async -> T {
         do {
-            return try await resolve()
+            return try await resolve(parameter)
         } catch {
             preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
         }
     }
 
-    /// Resolves the factory in the current world: the override if one is registered, else the closure of the
-    /// first context that holds, else the factory's own, through its scope.
+    /// Resolves the factory with `parameter` (`()` for a factory without one) in the current world: the override if
+    /// one is registered, else the closure of the first context that holds, else the factory's own, through its
+    /// scope.
     @usableFromInline
-    func resolve() async throws -> T {
+    func resolve(_ parameter: any Sendable = ()) async throws -> T {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)
         // A hit needs no await: reading it first, synchronously, keeps generic async machinery off the hit path.
@@ -170,27 +184,28 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
             return instance
         }
         let value = TraceHook.isActive
-            ? try await resolveTraced(in: slot, world: world) : try await resolve(in: slot, world: world)
+            ? try await resolveTraced(parameter, in: slot, world: world)
+            : try await resolve(parameter, in: slot, world: world)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
         if DecoratorHook.isActive { ResolutionThread.current.withTraceSuspended { DecoratorHook.decorate(value) } }
         return value
     }
 
-    private func resolve(in slot: AsyncSlot<T>, world: World) async throws -> T {
+    private func resolve(_ parameter: any Sendable, in slot: AsyncSlot<T>, world: World) async throws -> T {
         switch scope.kind {
-        case .unique: try await make(in: slot, world: world)
-        case .graph: try await graphInstance(in: slot, world: world)
-        case .cached, .singleton, .shared: try await makeOnce(in: slot, world: world)
+        case .unique: try await make(parameter, in: slot, world: world)
+        case .graph: try await graphInstance(parameter, in: slot, world: world)
+        case .cached, .singleton, .shared: try await makeOnce(parameter, in: slot, world: world)
         }
     }
 
     /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
-    private func make(in slot: AsyncSlot<T>, world: World) async throws -> T {
+    private func make(_ parameter: any Sendable, in slot: AsyncSlot<T>, world: World) async throws -> T {
         AsyncResolution.checkCycle(self)
         let registration = slot.reading { $0.registration }
         let context = world.runContext
         let make = registration?.make ?? contexts.first { $0.condition.holds(in: context) }?.make ?? closure
-        return try await AsyncResolution.making(self, make)
+        return try await AsyncResolution.making(self) { try await make(parameter) }
     }
 
     /// What a caller of a scope that keeps instances does next.
@@ -202,7 +217,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// The scope's instance, or the outcome of the one creation that makes it, which this caller starts or joins.
-    private func makeOnce(in slot: AsyncSlot<T>, world: World) async throws -> T {
+    private func makeOnce(_ parameter: any Sendable, in slot: AsyncSlot<T>, world: World) async throws -> T {
         let isShared = scope.kind == .shared
         if timeToLive != nil {
             var garbage = Garbage()
@@ -231,7 +246,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
                 case .stale: continue  // made from what a change replaced: look again
                 }
             case .start(let creation, let epoch):
-                Task { await self.create(creation, in: world, startedAt: epoch) }
+                Task { await self.create(creation, parameter, in: world, startedAt: epoch) }
                 switch try await creation.outcome(cancellable: throwsOnCancellation) {
                 case .made(let value), .stale(let value): return value
                 case .failed(let error): throw error
@@ -241,11 +256,13 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// Runs the creation `creation` records, publishes its instance, and ends it for every caller.
-    private func create(_ creation: AsyncCreation<T>, in world: World, startedAt epoch: Int) async {
+    private func create(_ creation: AsyncCreation<T>, _ parameter: any Sendable, in world: World, startedAt epoch: Int)
+        async
+    {
         creation.start()
         let slot = unsafeDowncast(world.slot(for: self), to: AsyncSlot<T>.self)  // a slot is not Sendable
         let result: Result<T, any Error>
-        do { result = .success(try await make(in: slot, world: world)) } catch { result = .failure(error) }
+        do { result = .success(try await make(parameter, in: slot, world: world)) } catch { result = .failure(error) }
         // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
         let object = try? result.get()
         let shared = scope.kind == .shared ? object.flatMap(classInstance(in:)) : nil
@@ -268,34 +285,34 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// The instance the current top-level async resolution already made, or a new one it then shares.
-    private func graphInstance(in slot: AsyncSlot<T>, world: World) async throws -> T {
+    private func graphInstance(_ parameter: any Sendable, in slot: AsyncSlot<T>, world: World) async throws -> T {
         guard let enclosing = AsyncResolution.current, enclosing.factory != nil else {
-            return try await make(in: slot, world: world)  // top level: nothing later in it can ask again
+            return try await make(parameter, in: slot, world: world)  // top level: nothing later in it can ask again
         }
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded as! T }
-        let value = try await make(in: slot, world: world)
+        let value = try await make(parameter, in: slot, world: world)
         guard !(isOptional && isNil(value)) else { return value }
         return graph.record(value, of: self) as! T
     }
 
     // MARK: Trace
 
-    private func resolveTraced(in slot: AsyncSlot<T>, world: World) async throws -> T {
+    private func resolveTraced(_ parameter: any Sendable, in slot: AsyncSlot<T>, world: World) async throws -> T {
         let thread = ResolutionThread.current
-        if thread.isSendingTrace { return try await resolve(in: slot, world: world) }
+        if thread.isSendingTrace { return try await resolve(parameter, in: slot, world: world) }
         // A top-level resolution starts a tree that its nested resolutions, in whatever task, join.
         guard let enclosing = AsyncResolution.current else {
             let root = AsyncResolution(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
             // A failed resolution sends no event: its tree ends without the root's.
             defer { TreePrinter.end(root.tree) }
             return try await AsyncResolution.$current.withValue(root) {
-                try await resolveTraced(in: slot, world: world)
+                try await resolveTraced(parameter, in: slot, world: world)
             }
         }
         let source = source(in: slot, world: world, enclosing: enclosing)
         let started = forge_monotonic_seconds()
-        let value = try await resolve(in: slot, world: world)
+        let value = try await resolve(parameter, in: slot, world: world)
         let duration = forge_monotonic_seconds() - started
         TraceHook.send(ResolutionEvent(
             factory: declaration, type: "\(T.self)", site: site, scope: scope.description, source: source,

@@ -58,8 +58,9 @@ struct AsyncSlotState<T: Sendable>: KeptInstanceState {
 
 /// An override of an async factory, made by `register`.
 final class AsyncRegistration<T: Sendable> {
-    let make: @Sendable () async throws -> T
-    init(_ make: @escaping @Sendable () async throws -> T) { self.make = make }
+    /// Makes an instance from the parameter, `()` for a factory without one.
+    let make: @Sendable (any Sendable) async throws -> T
+    init(_ make: @escaping @Sendable (any Sendable) async throws -> T) { self.make = make }
 }
 
 /// What ``AsyncWaits`` needs of a creation, whatever it makes.

@@ -1,0 +1,111 @@
+// Forge: AsyncParameterFactory, a dependency made by an async closure from a value the caller passes.
+
+/// An ``AsyncFactory`` whose closure takes a parameter: search results for a query, a document loaded by its ID.
+///
+/// ```swift
+/// extension Container {
+///     static let search = AsyncParameterFactory<Query, Results> { await Results.load($0) }
+/// }
+/// let results = await Container.search(query)
+/// ```
+///
+/// It works as ``AsyncFactory`` does, and as ``ParameterFactory`` does with its parameter: unique unless you give it
+/// a scope, and a scoped one keeps the first instance it makes, whatever parameter later calls pass, until the scope
+/// is reset. `P` and `T` must be `Sendable`: the parameter goes to the task that makes a kept instance, and the
+/// instance to every caller.
+public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
+    @usableFromInline let box: AsyncFactoryBox<T>
+
+    /// Declares an async parameter factory.
+    ///
+    /// - Parameters:
+    ///   - scope: How long an instance lives; ``SharedContainer/Scope/unique`` when `nil`.
+    ///   - fileID: The declaration site, for messages. Leave the default.
+    ///   - line: The declaration line, for messages. Leave the default.
+    ///   - factory: Makes an instance from the parameter. It may resolve other factories, and await.
+    public init(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable (P) async -> T
+    ) {
+        box = AsyncFactoryBox(
+            typeName: "AsyncParameterFactory", parameterType: P.self, scope: scope, fileID: fileID, line: line,
+            throwsOnCancellation: false, closure: { await factory(Self.parameter($0)) })
+    }
+
+    init(box: AsyncFactoryBox<T>) { self.box = box }
+
+    /// The parameter the box passes on, as the factory's shell gave it.
+    static func parameter(_ parameter: any Sendable) -> P {
+        parameter as! P  // the box passes on only what `callAsFunction(_:)` gave it
+    }
+
+    /// Declares an async parameter factory that has no implementation of its own: the app registers one. See
+    /// ``Factory/promised(scope:fileID:line:)``.
+    public static func promised(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    ) -> AsyncParameterFactory {
+        AsyncParameterFactory(box: AsyncFactoryBox(
+            typeName: "AsyncParameterFactory", parameterType: P.self, scope: scope, fileID: fileID, line: line,
+            throwsOnCancellation: false, closure: nil))
+    }
+
+    /// Resolves the dependency with `parameter`.
+    public func callAsFunction(_ parameter: P) async -> T {
+        if let instance = box.hit() { return instance }
+        return await box.resolveWithoutThrowing(parameter)
+    }
+
+    /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop the
+    /// process. See ``AsyncFactory/tryResolve()``.
+    public func tryResolve(_ parameter: P) async throws(ResolutionError) -> T {
+        try box.checkResolvable()
+        return await self(parameter)
+    }
+
+    /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    public func register(factory: @escaping @Sendable (P) async -> T) {
+        box.register { await factory(Self.parameter($0)) }
+    }
+
+    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
+    /// ``Factory/reset(_:)``.
+    public func reset(_ options: FactoryResetOptions = .all) {
+        World.current.reset(box, options)
+    }
+
+    /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onTest(_ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
+        adding(.test, factory)
+    }
+
+    /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onDebug(_ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
+        adding(.debug, factory)
+    }
+
+    /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onPreview(_ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
+        adding(.preview, factory)
+    }
+
+    /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
+    public func onArg(_ argument: String, _ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
+        adding(.argument(argument), factory)
+    }
+
+    private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable (P) async -> T)
+        -> AsyncParameterFactory
+    {
+        AsyncParameterFactory(box: box.adding(condition) { await factory(Self.parameter($0)) })
+    }
+
+    /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
+    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncParameterFactory {
+        AsyncParameterFactory(box: box.withDispose(dispose))
+    }
+
+    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
+    public func timeToLive(_ seconds: Double) -> AsyncParameterFactory {
+        AsyncParameterFactory(box: box.withTimeToLive(seconds))
+    }
+}
