@@ -226,8 +226,8 @@ static void forge_forked_child(void) {
 // MARK: Locks (Apple platforms: os_unfair_lock, which has the same 32-bit layout)
 //
 // Compile-checked on Linux (Tests/CForgeApple/check.sh, with a stand-in os/lock.h); never built or run on an Apple
-// platform. A child of `fork()` that needs a lock another thread held at the fork waits for it forever here; on Linux it takes over one held to read, and stops with a message on one held
-// to change the state.
+// platform. A child of `fork()` that needs a lock another thread held at the fork waits for it forever here; on
+// Linux it takes over one held to read, and stops with a message on one held to change the state.
 
 void forge_lock_lock(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }
 void forge_lock_lock_reading(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }

@@ -11,8 +11,9 @@
 ///
 /// It works as ``AsyncFactory`` does, and as ``ParameterFactory`` does with its parameter: unique unless you give it
 /// a scope, and a scoped one keeps the first instance it makes, whatever parameter later calls pass, until the scope
-/// is reset. `P` and `T` must be `Sendable`: the parameter goes to the task that makes a kept instance, and the
-/// instance to every caller.
+/// is reset. It has no `scopeOnParameters` yet: for one instance per value, keep them yourself, in a dictionary a
+/// cached factory holds. `P` and `T` must be `Sendable`: the parameter goes to the task that makes a kept instance,
+/// and the instance to every caller.
 public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     @usableFromInline let box: AsyncFactoryBox<T>
 

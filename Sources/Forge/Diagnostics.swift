@@ -16,7 +16,9 @@ extension SharedContainer {
         ///
         /// A cycle through a cached or singleton factory is reported even when detection is off, because it
         /// would otherwise wait for itself forever; so is a cycle through `unique` factories, without its chain,
-        /// once it nests 256 closures deep, before it would overflow the stack.
+        /// once it nests 256 closures deep, before it would overflow the stack. That limit holds whatever this
+        /// switch says: a factory that legitimately recurses through itself more than 256 times on one thread
+        /// stops too.
         public static var detectsCycles: Bool {
             get { CycleDetection.isOn }
             set { CycleDetection.set(newValue) }
@@ -40,12 +42,9 @@ enum Report {
     /// Stops the process: `factory`'s closure would run `depth` closures deep on this thread. With cycle detection
     /// off (release builds), a cycle through `unique` factories gets here instead of overflowing the stack.
     static func tooDeep(_ factory: any AnyFactoryBox, depth: Int) -> Never {
-        fatalError("""
-            Forge: \(factory.declaration) would be resolved \(depth) factories deep on this thread, more than the \
-            \(ResolutionThread.depthLimit) Forge allows: almost certainly a circular dependency that cycle detection, \
-            off in release builds, would have named. Set `Container.Diagnostics.detectsCycles = true` and run \
-            again to see the chain, then inject one of its factories lazily (@LazyInjected) to break it.
-            """)
+        fatalError(ResolutionError.nestedTooDeep(
+            factory.declaration, depth: depth, limit: ResolutionThread.depthLimit, in: World.current
+        ).description)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.

@@ -16,6 +16,10 @@ extension FactoryBox {
     /// before: an unfulfilled promise, or a circular dependency this resolution would close.
     func checkResolvable(_ parameter: P) throws(ResolutionError) {
         let world = World.current
+        if ResolutionThread.depth >= ResolutionThread.depthLimit {
+            throw ResolutionError.nestedTooDeep(
+                declaration, depth: ResolutionThread.depth + 1, limit: ResolutionThread.depthLimit, in: world)
+        }
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox<P, T>.self)
         let holder = keeper(for: parameter, in: slot)
         let chain = CycleDetection.chain

@@ -18,9 +18,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case promiseNotFulfilled
         /// The factory is already being made on this thread, further up: resolving it would never end.
         case circularDependency
+        /// Resolving the factory would nest more factory closures on this thread than Forge allows (256): almost
+        /// certainly a circular dependency that cycle detection, turned off, did not name.
+        case nestedTooDeep
     }
 
-    /// What went wrong: an unfulfilled promise, or a circular dependency.
+    /// What went wrong: an unfulfilled promise, a circular dependency, or nesting too deep.
     public let kind: Kind
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`.
     public let factory: String
@@ -46,6 +49,15 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 }
 
             In a test, register a mock before the code under test resolves it.
+            """)
+    }
+
+    static func nestedTooDeep(_ declaration: String, depth: Int, limit: Int, in world: World) -> ResolutionError {
+        ResolutionError(kind: .nestedTooDeep, factory: declaration, chain: [], world: world.description, description: """
+            Forge: \(declaration) would be resolved \(depth) factories deep on this thread, more than the \(limit) \
+            Forge allows: almost certainly a circular dependency that cycle detection, off in release builds, \
+            would have named. Set `Container.Diagnostics.detectsCycles = true` and run again to see the chain, then \
+            inject one of its factories lazily (@LazyInjected) to break it.
             """)
     }
 

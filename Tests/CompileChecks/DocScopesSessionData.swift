@@ -28,7 +28,8 @@ extension Container {
 }
 
 func login(_ name: String) {
-    Container.currentUser().name = name          // the next `client()` is made for this user
+    Container.currentUser().name = name
+    Container.Scope.session.reset()              // the next `client()` is made for this user
 }
 
 func logout() {

@@ -23,7 +23,7 @@ swift build --target Forge >&2
 swift build --target ForgeTesting >&2
 bin=$(swift build --show-bin-path)
 # The llvm diagnostic style prints no source lines, so a snippet's own header never matches what it expects.
-flags=(-typecheck -warnings-as-errors -diagnostic-style llvm -I "$bin/Modules"
+flags=(-emit-sil -o /dev/null -warnings-as-errors -diagnostic-style llvm -I "$bin/Modules"
     -Xcc -fmodule-map-file="$bin/CForge.build/module.modulemap")
 
 failed=0

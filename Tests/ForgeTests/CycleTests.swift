@@ -35,6 +35,16 @@ final class PongService { init(_ ping: PingService) {} }
 extension Container {
     fileprivate static let ping: Factory<PingService> = Factory { PingService(pong()) }
     fileprivate static let pong: Factory<PongService> = Factory { PongService(ping()) }
+    /// Asks for itself one level deeper through tryResolve() until that throws, and returns the depth it reached.
+    fileprivate static let probing: ParameterFactory<Int, Int> = ParameterFactory { n in
+        do {
+            return try probing.tryResolve(n + 1)
+        } catch let error as ResolutionError {
+            return error.kind == .nestedTooDeep ? n : -1
+        } catch {
+            return -2  // tryResolve throws only ResolutionError
+        }
+    }
     /// Resolves itself `n` levels deep: a legitimate recursion, as deep as the test asks.
     fileprivate static let countdown: ParameterFactory<Int, Int> = ParameterFactory { n in
         n == 0 ? 0 : countdown(n - 1) + 1
@@ -128,6 +138,14 @@ private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(
         await #expect(processExitsWith: .success) {
             Container.Diagnostics.detectsCycles = false  // countdown resolves itself, on purpose
             precondition(Container.countdown(255) == 255)
+        }
+    }
+
+    @Test("At the nesting limit, tryResolve() throws nestedTooDeep instead of stopping the process")
+    func tryResolveAtTheLimit() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.detectsCycles = false
+            precondition(Container.probing(0) == 255, "tryResolve() did not throw at the limit")
         }
     }
 }
