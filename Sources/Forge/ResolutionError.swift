@@ -53,7 +53,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     }
 
     static func nestedTooDeep(_ declaration: String, depth: Int, limit: Int, in world: World) -> ResolutionError {
-        ResolutionError(kind: .nestedTooDeep, factory: declaration, chain: [], world: world.description, description: """
+        ResolutionError(
+            kind: .nestedTooDeep, factory: declaration, chain: [], world: world.description, description: """
             Forge: \(declaration) would be resolved \(depth) factories deep on this thread, more than the \(limit) \
             Forge allows: almost certainly a circular dependency that cycle detection, off in release builds, \
             would have named. Set `Container.Diagnostics.detectsCycles = true` and run again to see the chain, then \
