@@ -2,13 +2,6 @@
 import Forge
 import Testing
 
-/// A clock the test moves by hand.
-private final class HandClock: Sendable {
-    private let seconds = Locked(1_000.0)
-    func advance(by interval: Double) { seconds.value += interval }
-    var runContext: SharedContainer.RunContext { .init(arguments: ["App"], now: { self.seconds.value }) }
-}
-
 private struct Unavailable: Error {}
 
 private let made = Counter()

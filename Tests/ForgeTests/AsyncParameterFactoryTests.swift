@@ -29,13 +29,6 @@ extension Container {
         .onArg("--demo") { Results("demo \($0)", id: 0) }
 }
 
-/// A clock the test moves by hand.
-private final class HandClock: Sendable {
-    private let seconds = Locked(1_000.0)
-    func advance(by interval: Double) { seconds.value += interval }
-    var runContext: SharedContainer.RunContext { .init(arguments: ["App"], now: { self.seconds.value }) }
-}
-
 @Suite struct AsyncParameterFactoryTests {
     @Test("Unique: a new instance for each call, made from its parameter; register and reset as for the others")
     func unique() async {

@@ -25,12 +25,6 @@ import Testing
     for _ in 0..<1_000 where disposals.count < count { await Task.yield() }
 }
 
-private final class HandClock: Sendable {
-    private let seconds = Locked(1_000.0)
-    func advance(by interval: Double) { seconds.value += interval }
-    var runContext: SharedContainer.RunContext { .init(arguments: ["App"], now: { self.seconds.value }) }
-}
-
 extension Container {
     fileprivate static let settings = MainActorFactory<PlayerModel>.promised()
     fileprivate static let contextualPlayer = MainActorFactory { PlayerModel("own") }

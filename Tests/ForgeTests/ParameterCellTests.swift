@@ -5,13 +5,6 @@ import Dispatch
 import Foundation
 import Testing
 
-/// A clock the test moves by hand.
-private final class HandClock: Sendable {
-    private let seconds = Locked(1_000.0)
-    func advance(by interval: Double) { seconds.value += interval }
-    var runContext: SharedContainer.RunContext { .init(now: { self.seconds.value }) }
-}
-
 /// How many times each tenant's connection was made.
 private let connectionsMade = Locked<[Int: Int]>([:])
 

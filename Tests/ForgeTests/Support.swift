@@ -108,6 +108,14 @@ final class Gate: Sendable {
     func release() { released.signal() }
 }
 
+/// A clock a test moves by hand, for an isolated world's time-to-live: `Registrations.isolated(runContext:)` with
+/// ``runContext``, a run that is no test run, preview or debug build, so that contexts do not hold either.
+final class HandClock: Sendable {
+    private let seconds = Locked(1_000.0)
+    func advance(by interval: Double) { seconds.value += interval }
+    var runContext: SharedContainer.RunContext { .init(arguments: ["App"], now: { self.seconds.value }) }
+}
+
 /// Reads an exit test's child's standard error as text.
 func standardError(_ result: ExitTest.Result?) -> String {
     String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

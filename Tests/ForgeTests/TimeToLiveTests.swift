@@ -2,14 +2,6 @@
 import Forge
 import Testing
 
-/// A clock the test moves by hand.
-private final class TestClock: Sendable {
-    private let seconds = Locked(1_000.0)
-    var now: Double { seconds.value }
-    func advance(by interval: Double) { seconds.value += interval }
-    var runContext: SharedContainer.RunContext { .init(now: { self.now }) }
-}
-
 private let made = Counter()
 private let disposed = Locked<[Int]>([])
 
@@ -26,7 +18,7 @@ extension Container {
 @Suite struct TimeToLiveTests {
     @Test("The same instance until its time is up, then a new one; the expired one is disposed of")
     func expires() {
-        let clock = TestClock()
+        let clock = HandClock()
         Container.Registrations.isolated(runContext: clock.runContext) {
             let first = Container.token()
             clock.advance(by: 299)
@@ -42,7 +34,7 @@ extension Container {
     }
 
     @Test func aResetStartsAFreshTime() {
-        let clock = TestClock()
+        let clock = HandClock()
         Container.Registrations.isolated(runContext: clock.runContext) {
             _ = Container.token()
             clock.advance(by: 200)
@@ -54,7 +46,7 @@ extension Container {
     }
 
     @Test func aSharedInstanceExpiresToo() {
-        let clock = TestClock()
+        let clock = HandClock()
         Container.Registrations.isolated(runContext: clock.runContext) {
             let held = Container.sharedToken()
             clock.advance(by: 5)
@@ -66,7 +58,7 @@ extension Container {
 
     @Test("Each parameter value's instance has its own time")
     func perParameter() {
-        let clock = TestClock()
+        let clock = HandClock()
         Container.Registrations.isolated(runContext: clock.runContext) {
             let alice = Container.perUserToken("alice")
             clock.advance(by: 30)
