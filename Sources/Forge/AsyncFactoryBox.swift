@@ -58,8 +58,8 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         if let closure {
             self.closure = closure
         } else {
-            let declaration = Self.declaration(typeName, parameterType, site: "\(fileID):\(line)")
             let site = "\(fileID):\(line)"
+            let declaration = Self.declaration(typeName, parameterType, site: site)
             self.closure = { _ in Report.promiseNotFulfilled(declaration, site) }
         }
         self.contexts = contexts
@@ -146,7 +146,7 @@ final class AsyncFactoryBox<T: Sendable>: AnyFactoryBox, @unchecked Sendable {
         var garbage = Garbage()  // a weakly held instance, loaded to tell, released after the lock
         defer { garbage.empty() }
         let now = timeToLive == nil ? -Double.infinity : world.runContext.now()
-        return slot.holdsLiveInstance(garbage: &garbage) && slot.reading { now < $0.expiresAt }
+        return slot.holdsInstance(unexpiredAt: now, garbage: &garbage)
     }
 
     // MARK: Resolution

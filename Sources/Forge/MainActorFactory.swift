@@ -131,7 +131,7 @@ extension MainActorFactory {
     /// }
     /// ```
     public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorFactory {
-        MainActorFactory(box: box.withDispose { MainActorBridge.run(dispose, with: $0) })
+        MainActorFactory(box: box.withDispose { MainActorBridge.runLater(dispose, with: $0) })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -171,7 +171,7 @@ enum MainActorBridge {
     /// Runs a dispose hook with `instance` in a task on the main actor. A scope may let go of a main-actor instance
     /// on any thread (a reset, a `pop()`, the end of an isolated world), and Forge cannot ask whether the calling
     /// code is on the main actor without stopping when it is not; the instance is not touched until the hook runs.
-    static func run<T>(_ dispose: @escaping @MainActor (T) -> Void, with instance: T) {
+    static func runLater<T>(_ dispose: @escaping @MainActor (T) -> Void, with instance: T) {
         let sent = MainActorBound((dispose, instance))
         // The hook is no part of the resolution or graph that let go of the instance: its task starts outside them,
         // in the same world.

@@ -114,7 +114,7 @@ extension MainActorParameterFactory {
     /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
     /// ``MainActorFactory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorParameterFactory {
-        MainActorParameterFactory(box: box.withDispose { MainActorBridge.run(dispose, with: $0) })
+        MainActorParameterFactory(box: box.withDispose { MainActorBridge.runLater(dispose, with: $0) })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.

@@ -44,11 +44,9 @@ extension FactoryBox {
     /// not expired.
     func holdsLiveInstance(in holder: FactoryBox<P, T>, world: World) -> Bool {
         let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
-        // A weakly held instance is loaded under the lock and released after it: that may be its last release.
-        let (hasStrongInstance, shared, expiresAt) = holder.reading {
-            ($0.instance != nil, $0.sharedObject, $0.expiresAt)
-        }
-        return (hasStrongInstance || shared != nil) && now < expiresAt
+        var garbage = Garbage()  // a weakly held instance, released after the lock: that may be its last release
+        defer { garbage.empty() }
+        return holder.holdsInstance(unexpiredAt: now, garbage: &garbage)
     }
 
     /// Records that this factory's closure is about to run on this thread. Returns whether it joined the cycle

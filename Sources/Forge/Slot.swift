@@ -97,7 +97,6 @@ extension FactoryBox: AnySlot, StateLock {
         }
         return isRetired ? nil : outcome
     }
-
 }
 
 /// What a slot guards.
@@ -256,6 +255,12 @@ extension StateLock where State: KeptInstanceState {
     /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
     func holdsLiveInstance(garbage: inout Garbage) -> Bool {
         reading { $0.holdsLiveInstance(garbage: &garbage) }
+    }
+
+    /// Whether the slot itself holds an instance that a resolution at `now` would return: alive, and not expired.
+    /// One look under the lock; a weakly held instance is loaded to tell, and put in `garbage`.
+    func holdsInstance(unexpiredAt now: Double, garbage: inout Garbage) -> Bool {
+        reading { $0.holdsOwnLiveInstance(garbage: &garbage) && now < $0.expiresAt }
     }
 }
 
