@@ -37,26 +37,15 @@ enum ContextCondition: Equatable {
 
 /// A closure that replaces a factory's own when its condition holds in the current world's
 /// ``SharedContainer/RunContext``.
-struct FactoryContext<P, T> {
+struct FactoryContext {
     let condition: ContextCondition
-    let make: (P) -> T
+    let make: Maker
 }
 
 extension FactoryBox {
-    /// Runs the closure that runs when no registration overrides the factory: the first context whose condition
-    /// holds in the current world, else the factory's own.
-    @usableFromInline
-    func makeForCurrentContext(_ parameter: P) -> T {
-        let context = World.current.runContext
-        guard let make = definition.contexts.first(where: { $0.condition.holds(in: context) })?.make else {
-            return closure(parameter)
-        }
-        return make(parameter)
-    }
-
-    /// Whether a context's closure replaces a promised factory's missing one in `world`.
-    func hasContext(in world: World) -> Bool {
-        definition.contexts.contains { $0.condition.holds(in: world.runContext) }
+    /// A new factory: this one, with `make` for `condition` (replacing one for the same condition).
+    func adding(_ condition: ContextCondition, _ make: @escaping Maker) -> FactoryBox {
+        modified { $0.add(FactoryContext(condition: condition, make: make)) }
     }
 }
 
@@ -93,7 +82,7 @@ extension Factory {
     }
 
     private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable () -> T) -> Factory {
-        Factory(box: box.modified { $0.add(FactoryContext(condition: condition) { _ in factory() }) })
+        Factory(box: box.adding(condition, box.representation.maker(factory)))
     }
 }
 
@@ -116,6 +105,6 @@ extension ParameterFactory {
     private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable (P) -> T)
         -> ParameterFactory
     {
-        ParameterFactory(box: box.modified { $0.add(FactoryContext(condition: condition, make: factory)) })
+        ParameterFactory(box: box.adding(condition, box.representation.maker(factory)))
     }
 }

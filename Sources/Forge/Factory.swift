@@ -24,7 +24,7 @@
 /// touches an actor's state does not compile, rather than running off that actor. ``MainActorFactory`` makes
 /// instances on the main actor; ``AsyncFactory`` makes them with `async` closures.
 public struct Factory<T>: Sendable {
-    @usableFromInline let box: FactoryBox<Void, T>
+    @usableFromInline let box: FactoryBox
 
     /// Declares a factory.
     ///
@@ -37,11 +37,12 @@ public struct Factory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () -> T
     ) {
-        box = FactoryBox(FactoryDefinition(
-            typeName: "Factory", scope: scope, fileID: fileID, line: line, closure: .plain(factory)))
+        var definition = FactoryDefinition("Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line)
+        definition.closure = definition.representation.maker(factory)
+        box = FactoryBox(definition)
     }
 
-    init(box: FactoryBox<Void, T>) { self.box = box }
+    init(box: FactoryBox) { self.box = box }
 
     /// Declares a factory that has no implementation of its own: the app registers one.
     ///
@@ -68,8 +69,7 @@ public struct Factory<T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> Factory {
-        Factory(box: FactoryBox(FactoryDefinition(
-            typeName: "Factory", scope: scope, fileID: fileID, line: line, closure: nil)))
+        Factory(box: FactoryBox(FactoryDefinition("Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line)))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when
@@ -85,19 +85,19 @@ public struct Factory<T>: Sendable {
     /// It checks this factory only: a problem deeper in the graph, inside closures that cannot throw, still stops
     /// the process with the same message.
     public func tryResolve() throws(ResolutionError) -> T {
-        try box.checkResolvable(())
-        return box.resolve(())
+        try box.checkResolvable(.noParameter)
+        return self()
     }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
     @inlinable
     public func callAsFunction() -> T {
-        box.resolve(())
+        box.representation.value(box.resolve(.noParameter))
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () -> T) {
-        box.register { _ in factory() }
+        box.register(box.representation.maker(factory))
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.

@@ -65,79 +65,67 @@
 protocol AnyFactoryBox: AnyObject, Sendable {
     /// The factory's slot in the process's world: the box itself.
     var anyGlobalSlot: any AnySlot { get }
-    /// A new slot for an isolated world, starting with `registration` (a `Registration<P, T>`) or none.
+    /// A new slot for an isolated world, starting with `registration` (a ``Registration``) or none.
     func makeSlot(registration: AnyObject?) -> any AnySlot
     /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
     var declaration: String { get }
 }
 
-/// The object a `Factory` or `ParameterFactory` holds: its closure, scope, declaration site, and its state in the
-/// process's world.
+/// The object a `Factory`, `ParameterFactory`, `MainActorFactory` or `MainActorParameterFactory` holds: its
+/// closures, scope, declaration site, and its state in the process's world. It knows no types: it makes, keeps and
+/// returns instances as `AnyObject`s (``Representation``), and the typed shell that holds it turns them into `T`s.
 ///
 /// Its identity is the factory's identity. Everything that registrations and scopes change lives in a slot of the
 /// current ``World``: in the process's world, the box itself (Slot.swift); in an isolated world, a box made from
 /// the same definition for that world (``makeSlot(registration:)``), whose identity is not the factory's. Keeping
 /// the process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
 ///
-/// The hit path (``resolve(_:)``) is `@inlinable` so that it is specialized for `T` in the caller's module:
-/// unspecialized, each resolution looked up generic metadata at several times the cost of the resolution itself
-/// (Benchmarks/README.md). On Linux the uncontended lock and unlock are inlined too (`LockWord`); lookups, waits
-/// and creation stay behind non-inlinable calls.
+/// Nothing in it is generic, so it is compiled once, in Forge: a call site is specialized only for the conversion
+/// of the returned object to `T` (``Representation/value(_:)``), and declaring a factory of a new type makes the
+/// runtime instantiate no generic type for it.
 @usableFromInline
-final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
+final class FactoryBox: AnyFactoryBox, @unchecked Sendable {
     // @unchecked: every stored property is immutable, or the slot's state, which is only touched under its lock.
     // The closures are called, never changed; sharing the instances they make across threads is the caller's
     // responsibility, as with any global.
     /// Everything the factory's declaration said, for modifiers that make a new factory from this one.
-    let definition: FactoryDefinition<P, T>
-    /// The factory's own closure; for a promised factory, one that stops with the promise's message.
-    @usableFromInline let closure: FactoryClosure<P, T>
-    /// Whether a context (`onTest`, `onArg` and the others) may replace ``closure``.
-    @usableFromInline let hasContexts: Bool
+    let definition: FactoryDefinition
+    /// Whether a context (`onTest`, `onArg` and the others) may replace the factory's own closure.
+    let hasContexts: Bool
     let scope: SharedContainer.Scope
     let kind: SharedContainer.Scope.Kind
     /// How a resolution goes: as the scope's kind says, or through ``resolveModified(_:in:)`` when a modifier
     /// (``Factory/timeToLive(_:)``, ``ParameterFactory/scopeOnParameters``) changes how instances are kept.
-    @usableFromInline let path: Path
-    /// Whether `T` is a class type, so that an instance kept as `AnyObject` converts back without a cast.
-    @usableFromInline let isClass: Bool
-    /// Whether `T` is an `Optional`, whose `nil` is never cached.
-    /// (`_isOptional` reads the type's metadata kind. `T.self is any OptionalProtocol.Type` scanned the process's
-    /// protocol conformances for every new `T`: declaring 1,000 factories took 37.7 ms, Benchmarks/scale.sh.)
-    let isOptional: Bool
+    let path: Path
+    /// How the instances are kept as objects, which the typed shell reads to convert them back.
+    @usableFromInline let representation: Representation
     /// The slot's lock, and a summary of its state read without the lock (``hasRegistration``), from
     /// ``LockWords``.
-    @usableFromInline let words: UnsafeMutablePointer<UInt32> = LockWords.shared.take()
+    let words: UnsafeMutablePointer<UInt32> = LockWords.shared.take()
     /// The slot's registration, instance and creation. Touched only under the lock, through ``withLock(_:)``:
     /// exclusivity is the lock's to enforce, not the runtime's.
-    @usableFromInline @exclusivity(unchecked) var state: SlotState<P, T>
+    @exclusivity(unchecked) var state: SlotState
 
     /// A factory declared with `definition`.
-    init(_ definition: FactoryDefinition<P, T>) {
+    init(_ definition: FactoryDefinition) {
         self.definition = definition
-        self.closure = definition.closure ?? .parameter { _ in
-            Report.promiseNotFulfilled(definition.declaration, definition.site)
-        }
         self.hasContexts = definition.contexts.count != 0
         self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind
         self.path = definition.timeToLive != nil || definition.parameterKey != nil ? .modified : Path(kind)
-        self.isClass = T.self is AnyObject.Type
-        self.isOptional = _isOptional(T.self)
+        self.representation = definition.representation
         self.state = SlotState(registration: nil, dispose: definition.dispose)
     }
 
     /// A slot of `factory`, for an isolated world or a parameter value's cell, starting with `registration`.
     /// Everything but the state is copied, not worked out again: a slot is made under a lock.
-    init(slotOf factory: FactoryBox, registration: Registration<P, T>?) {
+    init(slotOf factory: FactoryBox, registration: Registration?) {
         self.definition = factory.definition
-        self.closure = factory.closure
         self.hasContexts = factory.hasContexts
         self.scope = factory.scope
         self.kind = factory.kind
         self.path = factory.path
-        self.isClass = factory.isClass
-        self.isOptional = factory.isOptional
+        self.representation = factory.representation
         self.state = SlotState(registration: registration, dispose: factory.definition.dispose)
         if registration != nil { LockWord.store(1, to: words + 1) }
     }
@@ -148,7 +136,7 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     var isPromised: Bool { definition.closure == nil }
 
     /// A new factory: this one's definition, changed by `change`.
-    func modified(_ change: (inout FactoryDefinition<P, T>) -> Void) -> FactoryBox {
+    func modified(_ change: (inout FactoryDefinition) -> Void) -> FactoryBox {
         var definition = definition
         change(&definition)
         return FactoryBox(definition)
@@ -159,41 +147,40 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     var anyGlobalSlot: any AnySlot { self }
 
     /// Overrides the factory with `make` in the current world; from `registerAllServices()`, as its baseline.
-    func register(_ make: @escaping (P) -> T) {
+    func register(_ make: @escaping Maker) {
         World.current.register(Registration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
     }
 
     func makeSlot(registration: AnyObject?) -> any AnySlot {
-        FactoryBox(slotOf: self, registration: registration.map { unsafeDowncast($0, to: Registration<P, T>.self) })
+        FactoryBox(slotOf: self, registration: registration.map { unsafeDowncast($0, to: Registration.self) })
     }
 
-    // MARK: The hit path
+    // MARK: Resolution
 
-    @inlinable
-    func resolve(_ parameter: P) -> T {
+    /// Resolves the factory with the parameter `parameter` points to (``UnsafeRawPointer/noParameter`` for none), in
+    /// the current world, and returns the instance as ``representation`` keeps it.
+    @usableFromInline
+    func resolve(_ parameter: UnsafeRawPointer) -> AnyObject {
         // While no isolated world exists, no decorator is set and AutoRegistering has run, the slot is the box
         // itself, borrowed: a retain of the slot would make threads hitting the same factory share one more
         // reference count.
         if ResolutionFlags.allClear() { return resolve(parameter, in: self) }
         if TraceHook.isActive { return resolveTraced(parameter) }
-        // Downcast here, where `P` and `T` are known: in unspecialized code it looked up generic metadata.
-        let value = currentSlot()._withUnsafeGuaranteedRef { slot in
-            resolve(parameter, in: unsafeDowncast(slot, to: FactoryBox<P, T>.self))
+        let object = currentSlot()._withUnsafeGuaranteedRef { slot in
+            resolve(parameter, in: unsafeDowncast(slot, to: FactoryBox.self))
         }
-        if DecoratorHook.isActive { DecoratorHook.decorate(value) }
-        return value
+        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(object)) }
+        return object
     }
 
-    @inlinable
-    func resolve(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
+    func resolve(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         switch path {
         case .unique:
             return make(parameter, in: slot)
         case .stored:
             return slot.reading { $0.instance } ?? makeOnce(parameter, in: slot)
         case .weak:
-            guard let object = slot.reading({ $0.sharedObject }) else { return makeOnce(parameter, in: slot) }
-            return instance(from: object)
+            return slot.reading { $0.sharedObject } ?? makeOnce(parameter, in: slot)
         case .graph:
             return graphInstance(parameter, in: slot)
         case .modified:
@@ -202,7 +189,6 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// How a resolution goes.
-    @usableFromInline
     enum Path: Sendable {
         /// A new instance every time.
         case unique
@@ -226,15 +212,8 @@ final class FactoryBox<P, T>: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
-    @usableFromInline
     func currentSlot() -> Unmanaged<AnyObject> {
         // The current world lives at least as long as this resolution: the task local that names it holds it.
         World.current.unretainedSlot(for: self)
-    }
-
-    /// Converts an instance kept as `AnyObject` back to `T`, without a dynamic cast when `T` is a class.
-    @inlinable
-    func instance(from object: AnyObject) -> T {
-        isClass ? unsafeBitCast(object, to: T.self) : (object as! T)
     }
 }

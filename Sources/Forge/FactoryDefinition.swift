@@ -1,35 +1,51 @@
 // Forge: what a factory's declaration says, modifiers included.
 
 /// What a factory's declaration says: its closure (none when promised), scope, declaration site and what its
-/// modifiers added. A modifier makes a new factory from a changed copy.
-struct FactoryDefinition<P, T> {
+/// modifiers added, with its types erased: the typed shells (`Factory` and the others) turn their closures into
+/// ``Maker``s. A modifier makes a new factory from a changed copy.
+struct FactoryDefinition {
     let typeName: StaticString
     var scope: SharedContainer.Scope?
     let fileID: StaticString
     let line: UInt
+    /// The parameter's type, for a factory that takes one; messages name it.
+    let parameterType: Any.Type?
+    /// The type the factory makes.
+    let valueType: Any.Type
+    /// How the engine keeps a `T`: as it is, or in a holder.
+    let representation: Representation
+    /// Whether `T` is an `Optional`, whose `nil` is never cached.
+    /// (`_isOptional` reads the type's metadata kind; `T.self is any OptionalProtocol.Type` scanned the process's
+    /// protocol conformances for every new `T`.)
+    let isOptional: Bool
     /// The factory's own closure, or `nil` for a promised factory.
-    var closure: FactoryClosure<P, T>?
+    var closure: Maker?
     /// Closures that replace ``closure`` in some contexts, in order of precedence, first match wins.
-    var contexts: [FactoryContext<P, T>] = Array()
-    /// Called with each instance the factory's scope lets go of.
-    var dispose: ((T) -> Void)?
+    var contexts: [FactoryContext] = Array()
+    /// Called with each instance the factory's scope lets go of, as the engine keeps it.
+    var dispose: ((AnyObject) -> Void)?
     /// How many seconds a kept instance lives, from when it was cached.
     var timeToLive: Double?
-    /// The key of a parameter's own instance, when the scope keeps one per parameter value.
-    var parameterKey: ((P) -> AnyHashable)?
+    /// The key of a parameter's own instance, when the scope keeps one per parameter value; given a pointer to the
+    /// parameter.
+    var parameterKey: ((UnsafeRawPointer) -> AnyHashable)?
 
-    init(typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
-         closure: FactoryClosure<P, T>?) {
+    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`.
+    init<P, T>(_ typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
+               line: UInt) {
         self.typeName = typeName
         self.scope = scope
         self.fileID = fileID
         self.line = line
-        self.closure = closure
+        self.parameterType = P.self == Void.self ? nil : P.self
+        self.valueType = T.self
+        self.representation = Representation(of: T.self, kind: (scope ?? .unique).kind)
+        self.isOptional = _isOptional(T.self)
     }
 
     /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
     var declaration: String {
-        let types = P.self == Void.self ? "\(T.self)" : "\(P.self), \(T.self)"
+        let types = parameterType.map { "\($0), \(valueType)" } ?? "\(valueType)"
         return "\(typeName)<\(types)> (\(site))"
     }
 
@@ -37,23 +53,7 @@ struct FactoryDefinition<P, T> {
     var site: String { "\(fileID):\(line)" }
 
     /// Adds `context`, replacing one with the same condition, and keeps the contexts in order of precedence.
-    mutating func add(_ context: FactoryContext<P, T>) {
+    mutating func add(_ context: FactoryContext) {
         contexts = ContextCondition.adding(context, to: contexts) { $0.condition }
-    }
-}
-
-/// A factory's own closure. A `Factory`'s takes no parameter, and is kept as it was given: wrapping it in a
-/// `(Void) -> T` allocated a context for every declaration.
-@usableFromInline
-enum FactoryClosure<P, T> {
-    case plain(() -> T)
-    case parameter((P) -> T)
-
-    @inlinable
-    func callAsFunction(_ parameter: P) -> T {
-        switch self {
-        case .plain(let make): make()
-        case .parameter(let make): make(parameter)
-        }
     }
 }

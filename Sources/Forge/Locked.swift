@@ -29,7 +29,6 @@ struct Locked<State>: @unchecked Sendable {
 /// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
 /// slot. What scopes do with a kept instance (``dropAllInstances(garbage:)`` and the others) is written once, for
 /// a box and an ``AsyncSlot``.
-@usableFromInline
 protocol StateLock: AnyObject {
     associatedtype State
     /// Runs `body` with the state, holding the lock.

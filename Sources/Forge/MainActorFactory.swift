@@ -25,7 +25,7 @@
 /// main actor; it needs a `Sendable` `T`, which every `@MainActor` class is, since the instance then crosses to the
 /// caller. For a closure that takes a parameter, use ``MainActorParameterFactory``.
 public struct MainActorFactory<T>: Sendable {
-    @usableFromInline let box: FactoryBox<Void, T>
+    @usableFromInline let box: FactoryBox
 
     /// Declares a factory whose closure runs on the main actor.
     ///
@@ -38,12 +38,13 @@ public struct MainActorFactory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor () -> T
     ) {
-        box = FactoryBox(FactoryDefinition(
-            typeName: "MainActorFactory", scope: scope, fileID: fileID, line: line,
-            closure: .plain { MainActorBridge.run(factory) }))
+        var definition = FactoryDefinition(
+            "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line)
+        definition.closure = definition.representation.maker { MainActorBridge.run(factory) }
+        box = FactoryBox(definition)
     }
 
-    init(box: FactoryBox<Void, T>) { self.box = box }
+    init(box: FactoryBox) { self.box = box }
 
     /// Declares a main-actor factory that has no implementation of its own: the app registers one. See
     /// ``Factory/promised(scope:fileID:line:)``.
@@ -57,27 +58,27 @@ public struct MainActorFactory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorFactory {
         MainActorFactory(box: FactoryBox(FactoryDefinition(
-            typeName: "MainActorFactory", scope: scope, fileID: fileID, line: line, closure: nil)))
+            "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line)))
     }
 
     /// Resolves the dependency on the main actor, or throws a ``ResolutionError`` where a plain call would stop
     /// the process. See ``Factory/tryResolve()``.
     @MainActor
     public func tryResolve() throws(ResolutionError) -> T {
-        try box.checkResolvable(())
-        return box.resolve(())
+        try box.checkResolvable(.noParameter)
+        return self()
     }
 
     /// Resolves the dependency on the main actor, synchronously.
     @MainActor
     @inlinable
     public func callAsFunction() -> T {
-        box.resolve(())
+        box.representation.value(box.resolve(.noParameter))
     }
 
     /// Overrides the factory's closure, and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @MainActor () -> T) {
-        box.register { _ in MainActorBridge.run(factory) }
+        box.register(box.representation.maker { MainActorBridge.run(factory) })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -112,9 +113,7 @@ extension MainActorFactory {
     }
 
     private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor () -> T) -> MainActorFactory {
-        MainActorFactory(box: box.modified {
-            $0.add(FactoryContext(condition: condition) { _ in MainActorBridge.run(factory) })
-        })
+        MainActorFactory(box: box.adding(condition, box.representation.maker { MainActorBridge.run(factory) }))
     }
 
     /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
@@ -131,7 +130,9 @@ extension MainActorFactory {
     /// }
     /// ```
     public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorFactory {
-        MainActorFactory(box: box.withDispose { MainActorBridge.runLater(dispose, with: $0) })
+        MainActorFactory(box: box.withDispose { [representation = box.representation] in
+            MainActorBridge.runLater(dispose, with: representation.value($0) as T)
+        })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.

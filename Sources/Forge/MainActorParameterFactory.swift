@@ -17,7 +17,7 @@
 /// the first instance it makes unless you add ``scopeOnParameters``, and it takes the same modifiers, whose closures
 /// run on the main actor.
 public struct MainActorParameterFactory<P, T>: Sendable {
-    @usableFromInline let box: FactoryBox<P, T>
+    @usableFromInline let box: FactoryBox
 
     /// Declares a parameter factory whose closure runs on the main actor.
     ///
@@ -30,12 +30,13 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor (P) -> T
     ) {
-        box = FactoryBox(FactoryDefinition(
-            typeName: "MainActorParameterFactory", scope: scope, fileID: fileID, line: line,
-            closure: .parameter { MainActorBridge.run(factory, with: $0) }))
+        var definition = FactoryDefinition(
+            "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)
+        definition.closure = definition.representation.maker { MainActorBridge.run(factory, with: $0) }
+        box = FactoryBox(definition)
     }
 
-    init(box: FactoryBox<P, T>) { self.box = box }
+    init(box: FactoryBox) { self.box = box }
 
     /// Declares a main-actor parameter factory that has no implementation of its own: the app registers one. See
     /// ``Factory/promised(scope:fileID:line:)``.
@@ -43,27 +44,27 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorParameterFactory {
         MainActorParameterFactory(box: FactoryBox(FactoryDefinition(
-            typeName: "MainActorParameterFactory", scope: scope, fileID: fileID, line: line, closure: nil)))
+            "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)))
     }
 
     /// Resolves the dependency with `parameter`, on the main actor, synchronously.
     @MainActor
     @inlinable
     public func callAsFunction(_ parameter: P) -> T {
-        box.resolve(parameter)
+        box.representation.value(withUnsafePointer(to: parameter) { box.resolve($0) })
     }
 
     /// Resolves the dependency with `parameter` on the main actor, or throws a ``ResolutionError`` where a plain
     /// call would stop the process. See ``Factory/tryResolve()``.
     @MainActor
     public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
-        try box.checkResolvable(parameter)
-        return box.resolve(parameter)
+        try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in try box.checkResolvable(pointer) }
+        return self(parameter)
     }
 
     /// Overrides the factory's closure, and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @MainActor (P) -> T) {
-        box.register { MainActorBridge.run(factory, with: $0) }
+        box.register(box.representation.maker { MainActorBridge.run(factory, with: $0) })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -106,15 +107,17 @@ extension MainActorParameterFactory {
     private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor (P) -> T)
         -> MainActorParameterFactory
     {
-        MainActorParameterFactory(box: box.modified {
-            $0.add(FactoryContext(condition: condition) { MainActorBridge.run(factory, with: $0) })
-        })
+        MainActorParameterFactory(box: box.adding(condition, box.representation.maker {
+            MainActorBridge.run(factory, with: $0)
+        }))
     }
 
     /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
     /// ``MainActorFactory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorParameterFactory {
-        MainActorParameterFactory(box: box.withDispose { MainActorBridge.runLater(dispose, with: $0) })
+        MainActorParameterFactory(box: box.withDispose { [representation = box.representation] in
+            MainActorBridge.runLater(dispose, with: representation.value($0) as T)
+        })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -128,7 +131,7 @@ extension MainActorParameterFactory where P: Hashable {
     /// ``ParameterFactory/scopeOnParameters``.
     public var scopeOnParameters: MainActorParameterFactory {
         MainActorParameterFactory(box: box.modifiedForScope("scopeOnParameters") {
-            $0.parameterKey = { AnyHashable($0) }
+            $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: P.self).pointee) }
         })
     }
 }

@@ -15,7 +15,7 @@
 /// > calls pass, until the scope is reset: a `.cached` repository made for alice is what a caller asking for bob's
 /// > gets. Add ``scopeOnParameters`` to keep one instance per parameter value.
 public struct ParameterFactory<P, T>: Sendable {
-    @usableFromInline let box: FactoryBox<P, T>
+    @usableFromInline let box: FactoryBox
 
     /// Declares a parameter factory.
     ///
@@ -28,11 +28,12 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) -> T
     ) {
-        box = FactoryBox(FactoryDefinition(
-            typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: .parameter(factory)))
+        var definition = FactoryDefinition("ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)
+        definition.closure = definition.representation.maker(factory)
+        box = FactoryBox(definition)
     }
 
-    init(box: FactoryBox<P, T>) { self.box = box }
+    init(box: FactoryBox) { self.box = box }
 
     /// Declares a parameter factory that has no implementation of its own: the app registers one. See
     /// ``Factory/promised(scope:fileID:line:)``.
@@ -40,25 +41,25 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> ParameterFactory {
         ParameterFactory(box: FactoryBox(FactoryDefinition(
-            typeName: "ParameterFactory", scope: scope, fileID: fileID, line: line, closure: nil)))
+            "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)))
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop
     /// the process. See ``Factory/tryResolve()``.
     public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
-        try box.checkResolvable(parameter)
-        return box.resolve(parameter)
+        try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in try box.checkResolvable(pointer) }
+        return self(parameter)
     }
 
     /// Resolves the dependency with `parameter`.
     @inlinable
     public func callAsFunction(_ parameter: P) -> T {
-        box.resolve(parameter)
+        box.representation.value(withUnsafePointer(to: parameter) { box.resolve($0) })
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable (P) -> T) {
-        box.register(factory)
+        box.register(box.representation.maker(factory))
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.

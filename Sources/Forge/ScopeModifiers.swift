@@ -27,14 +27,16 @@ extension Factory {
     /// `unique` and `graph`, which keep none, and on `shared`, which never owns its instances, declaring it stops the
     /// process with a message. A singleton is not disposed of when the process exits.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> Factory {
-        Factory(box: box.withDispose(dispose))
+        Factory(box: box.withDispose { [representation = box.representation] in dispose(representation.value($0)) })
     }
 }
 
 extension ParameterFactory {
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> ParameterFactory {
-        ParameterFactory(box: box.withDispose(dispose))
+        ParameterFactory(box: box.withDispose { [representation = box.representation] in
+            dispose(representation.value($0))
+        })
     }
 }
 
@@ -89,7 +91,9 @@ extension ParameterFactory where P: Hashable {
     /// under it, so they must not resolve factories. It needs a scope that keeps instances: `cached`, `singleton`,
     /// `shared`, or a custom one of those kinds.
     public var scopeOnParameters: ParameterFactory {
-        ParameterFactory(box: box.modifiedForScope("scopeOnParameters") { $0.parameterKey = { AnyHashable($0) } })
+        ParameterFactory(box: box.modifiedForScope("scopeOnParameters") {
+            $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: P.self).pointee) }
+        })
     }
 }
 
@@ -127,7 +131,7 @@ enum ModifierCheck {
 }
 
 extension FactoryBox {
-    func withDispose(_ dispose: @escaping (T) -> Void) -> FactoryBox {
+    func withDispose(_ dispose: @escaping (AnyObject) -> Void) -> FactoryBox {
         ModifierCheck.dispose(scope: scope, declaration: declaration)
         return modified { $0.dispose = dispose }
     }
@@ -138,15 +142,14 @@ extension FactoryBox {
     }
 
     /// A new factory changed by a modifier that needs a scope that keeps its instances.
-    func modifiedForScope(_ modifier: String, _ change: (inout FactoryDefinition<P, T>) -> Void) -> FactoryBox {
+    func modifiedForScope(_ modifier: String, _ change: (inout FactoryDefinition) -> Void) -> FactoryBox {
         ModifierCheck.keepsInstances(scope: scope, declaration: declaration, modifier: modifier)
         return modified(change)
     }
 
     /// How a factory with ``Factory/timeToLive(_:)`` or ``ParameterFactory/scopeOnParameters`` resolves: in the
     /// parameter value's cell or the slot itself, after dropping an instance that expired.
-    @usableFromInline
-    func resolveModified(_ parameter: P, in slot: FactoryBox<P, T>) -> T {
+    func resolveModified(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         while true {
             let cell = keeper(for: parameter, in: slot)
             if definition.timeToLive != nil {
@@ -155,11 +158,7 @@ extension FactoryBox {
                 // An expired instance's dispose hook is no part of this resolution.
                 if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
             }
-            if kind == .shared {
-                if let object = cell.reading({ $0.sharedObject }) { return instance(from: object) }
-            } else if let value = cell.reading({ $0.instance }) {
-                return value
-            }
+            if let object = cell.reading({ kind == .shared ? $0.sharedObject : $0.instance }) { return object }
             if let value = makeOnce(parameter, in: cell, registrationFrom: slot) { return value }
             // The slot let go of the cell after it was looked up (it filled up, or the hook above reset the
             // scope): a value made in it would be kept nowhere. Look the value's cell up again.

@@ -8,8 +8,7 @@
 /// (``World/publish(_:listedAs:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
 extension FactoryBox: AnySlot, StateLock {
     /// Runs `body` with the slot's state, holding its lock.
-    @inlinable
-    func withLock<R>(_ body: (inout SlotState<P, T>) throws -> R) rethrows -> R {
+    func withLock<R>(_ body: (inout SlotState) throws -> R) rethrows -> R {
         LockWord.lock(words)
         defer {
             LockWord.unlock(words)
@@ -24,8 +23,7 @@ extension FactoryBox: AnySlot, StateLock {
     /// nothing: a child of `fork()` takes over a lock that a thread of its parent held this way
     /// (``LockWord/lockForReading(_:)``). The state is passed `inout` only so that it is not copied: a copy of a
     /// weak reference costs a side-table round trip.
-    @inlinable
-    func reading<R>(_ body: (inout SlotState<P, T>) -> R) -> R {
+    func reading<R>(_ body: (inout SlotState) -> R) -> R {
         LockWord.lockForReading(words)
         defer {
             LockWord.unlock(words)
@@ -35,16 +33,13 @@ extension FactoryBox: AnySlot, StateLock {
     }
 
     /// Whether the slot has an override, read without the lock, so that a unique resolution of a factory without
-    /// one (the common case) takes no lock. With it, unique went from 45.0 to 40.6 ns, a parameter from 43.0 to
-    /// 38.2 and the composite row from 184 to 164, in two runs of Benchmarks/engine.sh alternated with a build
-    /// without it (a change to the library cannot be compared within one run).
-    @inlinable
+    /// one (the common case) takes no lock (Benchmarks/README.md, "Inlined lock operations").
     var hasRegistration: Bool { LockWord.load(words + 1) != 0 }
 
     var registration: AnyObject? { reading { $0.registration } }
 
     func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage) {
-        let new = registration.map { unsafeDowncast($0, to: Registration<P, T>.self) }
+        let new = registration.map { unsafeDowncast($0, to: Registration.self) }
         withLock { state in
             garbage.append(state.registration)
             state.registration = new
@@ -83,7 +78,7 @@ extension FactoryBox: AnySlot, StateLock {
     /// Stores what `read` finds in `found`; or, when it finds nothing, claims the creation. While another thread
     /// makes it, waits for that thread, then reads again. Returns `nil`, finding and claiming nothing, when the slot
     /// is a parameter value's cell that its factory's slot let go of (``SlotState/isRetired``).
-    func valueOrClaim<Value>(_ found: inout Value?, reading read: (SlotState<P, T>) -> Value?) -> Creation.Outcome? {
+    func valueOrClaim(_ found: inout AnyObject?, reading read: (SlotState) -> AnyObject?) -> Creation.Outcome? {
         var isRetired = false
         let outcome = Creation.valueOrClaim {
             withLock { state in
@@ -100,19 +95,19 @@ extension FactoryBox: AnySlot, StateLock {
 }
 
 /// What a slot guards.
-@usableFromInline
-struct SlotState<P, T>: CreationState, KeptInstanceState {
+struct SlotState: CreationState, KeptInstanceState {
     /// The override made by `register`, or `nil` for the factory's own closure.
-    @usableFromInline var registration: Registration<P, T>?
-    /// The instance of a `cached` or `singleton` scope.
-    @usableFromInline var instance: T?
-    /// The instance of a `shared` scope, held weakly.
-    @usableFromInline weak var sharedObject: AnyObject?
+    var registration: Registration?
+    /// The instance of a `cached` or `singleton` scope, as the factory's ``Representation`` keeps it.
+    var instance: AnyObject?
+    /// The instance of a `shared` scope, held weakly: a class instance, the one inside the `T` for a `T` that is not
+    /// a class.
+    weak var sharedObject: AnyObject?
     /// When the instance was cached, in the world's count, so that `pop()` can drop what came after its `push()`.
     var sequence: UInt64 = 0
-    @usableFromInline var creation = Creation()
+    var creation = Creation()
     /// The factory's `onDispose` hook, called after the lock with each instance the slot lets go of.
-    let dispose: ((T) -> Void)?
+    let dispose: ((AnyObject) -> Void)?
     /// When the instance expires, on the world's clock, for a factory with a time-to-live.
     var expiresAt = Double.infinity
     /// For a factory that keeps one instance per parameter value, a slot of its own for each value with an
@@ -120,14 +115,14 @@ struct SlotState<P, T>: CreationState, KeptInstanceState {
     /// world lists this slot, not its cells, under the scope: it answers for them
     /// (``dropInstances(cachedAfter:garbage:)``, ``holdsLiveInstance(garbage:)``). A cell's lock is taken under this
     /// slot's, never the other way round.
-    var cells: [AnyHashable: FactoryBox<P, T>] = Dictionary()
+    var cells: [AnyHashable: FactoryBox] = Dictionary()
     /// How many cells there may be before ``FactoryBox/cell(for:)`` lets go of the empty ones.
     var cellLimit = 16
     /// Whether this cell was let go of by its factory's slot: a thread that looked it up before claims nothing in
     /// it, and looks the value's cell up again (``FactoryBox/valueOrClaim(_:reading:)``).
     var isRetired = false
 
-    init(registration: Registration<P, T>?, dispose: ((T) -> Void)?) {
+    init(registration: Registration?, dispose: ((AnyObject) -> Void)?) {
         self.registration = registration
         self.dispose = dispose
     }
@@ -266,9 +261,9 @@ extension StateLock where State: KeptInstanceState {
 
 /// What a world does with a slot without knowing its types.
 protocol AnySlot: AnyObject {
-    /// The override, a `Registration<P, T>`, or `nil`.
+    /// The override, a `Registration` or an `AsyncRegistration`, or `nil`.
     var registration: AnyObject? { get }
-    /// Sets the override (a `Registration<P, T>` or `nil`) and, unless `keepingInstance`, drops the instance; what
+    /// Sets the override (a `Registration`, an `AsyncRegistration` or `nil`) and, unless `keepingInstance`, drops the instance; what
     /// they held goes in `garbage`.
     func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage)
     /// Drops what was cached after `sequence`, a parameter value's instance included, into `garbage`. Returns
@@ -283,8 +278,7 @@ protocol AnySlot: AnyObject {
 }
 
 /// An override made by `register`.
-@usableFromInline
-final class Registration<P, T> {
-    @usableFromInline let make: (P) -> T
-    init(_ make: @escaping (P) -> T) { self.make = make }
+final class Registration {
+    let make: Maker
+    init(_ make: @escaping Maker) { self.make = make }
 }

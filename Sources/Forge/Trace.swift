@@ -127,15 +127,14 @@ enum TraceHook {
 extension FactoryBox {
     /// A resolution while tracing: finds where the instance will come from, times the resolution, and sends its
     /// event after it returns.
-    @usableFromInline
-    func resolveTraced(_ parameter: P) -> T {
+    func resolveTraced(_ parameter: UnsafeRawPointer) -> AnyObject {
         let world = World.current
-        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox<P, T>.self)
+        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         let thread = ResolutionThread.current
         if thread.isSendingTrace {  // a resolution the trace hook makes
-            let value = resolve(parameter, in: slot)
-            if DecoratorHook.isActive { DecoratorHook.decorate(value) }
-            return value
+            let made = resolve(parameter, in: slot)
+            if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(made)) }
+            return made
         }
         let source = source(for: parameter, in: slot, world: world)
         // Inside an async factory's closure, the resolutions on this thread nest in that async resolution's tree.
@@ -147,20 +146,22 @@ extension FactoryBox {
         let depth = thread.traced.count + (enclosing?.chain.count ?? 0)
         let started = forge_monotonic_seconds()
         thread.traced.append(declaration)
-        let value = resolve(parameter, in: slot)
+        let made = resolve(parameter, in: slot)
         thread.traced.removeLast()
         let duration = forge_monotonic_seconds() - started
         TraceHook.send(ResolutionEvent(
-            factory: declaration, type: "\(T.self)", site: definition.site,
+            factory: declaration, type: "\(definition.valueType)", site: definition.site,
             scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
             started: started, tree: enclosing?.tree), on: thread)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
-        if DecoratorHook.isActive { thread.withTraceSuspended { DecoratorHook.decorate(value) } }
-        return value
+        if DecoratorHook.isActive { thread.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) } }
+        return made
     }
 
     /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
-    private func source(for parameter: P, in slot: FactoryBox<P, T>, world: World) -> ResolutionEvent.Source {
+    private func source(for parameter: UnsafeRawPointer, in slot: FactoryBox, world: World)
+        -> ResolutionEvent.Source
+    {
         if path == .graph && ResolutionThread.graphInstance(of: self) != nil { return .graph }
         if path != .unique && path != .graph && holdsLiveInstance(in: keeper(for: parameter, in: slot), world: world) {
             return .cache

@@ -265,8 +265,8 @@ final class World: Sendable {
     /// Ends the creation `slot`'s caller claimed, caching the instance with `store` (which returns whether it
     /// kept anything) unless the world changed since `epoch`. A slot that kept it is listed under `scope` as
     /// `listed`: the slot itself, or the factory's slot of which `slot` is a parameter value's cell.
-    func publish<P, T>(_ slot: FactoryBox<P, T>, listedAs listed: any AnySlot, in scope: SharedContainer.Scope,
-                       startedAt epoch: Int, store: (inout SlotState<P, T>) -> Bool) {
+    func publish(_ slot: FactoryBox, listedAs listed: any AnySlot, in scope: SharedContainer.Scope,
+                 startedAt epoch: Int, store: (inout SlotState) -> Bool) {
         let wake = publish(listed, in: scope, startedAt: epoch) { unchanged, sequence in
             slot.withLock { slotState in
                 let kept = unchanged && store(&slotState)
