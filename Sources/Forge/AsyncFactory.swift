@@ -32,7 +32,7 @@
 /// Container.repository.register { Repository(db: db) }   // a synchronous Factory from now on
 /// ```
 public struct AsyncFactory<T: Sendable>: Sendable {
-    @usableFromInline let box: AsyncFactoryBox<T>
+    @usableFromInline let box: FactoryBox
 
     /// Declares an async factory.
     ///
@@ -45,12 +45,12 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async -> T
     ) {
-        box = AsyncFactoryBox(
-            typeName: "AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
-            closure: { _ in await factory() })
+        box = .async("AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false) {
+            (_: Void) in await factory()
+        }
     }
 
-    init(box: AsyncFactoryBox<T>) { self.box = box }
+    init(box: FactoryBox) { self.box = box }
 
     /// Declares an async factory that has no implementation of its own: the app registers one. See
     /// ``Factory/promised(scope:fileID:line:)``.
@@ -63,9 +63,9 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncFactory {
-        AsyncFactory(box: AsyncFactoryBox(
-            typeName: "AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
-            closure: nil))
+        AsyncFactory(box: .async(
+            "AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
+            closure: nil as (@Sendable (Void) async throws -> T)?))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when the
@@ -76,13 +76,13 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     /// let db = try await Container.database.tryResolve()
     /// ```
     public func tryResolve() async throws(ResolutionError) -> T {
-        try box.checkResolvable()
+        try box.checkResolvableAsync()
         return await self()
     }
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncFactory {
-        AsyncFactory(box: box.withDispose(dispose))
+        AsyncFactory(box: box.withDispose { [representation = box.representation] in dispose(representation.value($0)) })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -93,13 +93,13 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
     @inlinable
     public func callAsFunction() async -> T {
-        if let instance = box.hit() { return instance }
-        return await box.resolveWithoutThrowing()
+        if let instance = box.asyncHit() { return box.representation.value(instance) }
+        return box.representation.value(await box.resolveAsyncWithoutThrowing())
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () async -> T) {
-        box.register { _ in await factory() }
+        box.register(box.representation.maker { (_: Void) in await factory() })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -110,22 +110,22 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 
     /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onTest(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.test) { _ in await factory() })
+        AsyncFactory(box: box.adding(.test, box.representation.maker { (_: Void) in await factory() }))
     }
 
     /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onDebug(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.debug) { _ in await factory() })
+        AsyncFactory(box: box.adding(.debug, box.representation.maker { (_: Void) in await factory() }))
     }
 
     /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onPreview(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.preview) { _ in await factory() })
+        AsyncFactory(box: box.adding(.preview, box.representation.maker { (_: Void) in await factory() }))
     }
 
     /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onArg(_ argument: String, _ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.argument(argument)) { _ in await factory() })
+        AsyncFactory(box: box.adding(.argument(argument), box.representation.maker { (_: Void) in await factory() }))
     }
 }
 
@@ -145,7 +145,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 ///   `CancellationError`; the creation goes on for the others, and is cached. (A `unique` factory's closure runs in
 ///   the caller's task, and sees the cancellation itself.)
 public struct AsyncThrowingFactory<T: Sendable>: Sendable {
-    @usableFromInline let box: AsyncFactoryBox<T>
+    @usableFromInline let box: FactoryBox
 
     /// Declares an async factory whose closure may throw.
     ///
@@ -158,33 +158,33 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        box = AsyncFactoryBox(
-            typeName: "AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true,
-            closure: { _ in try await factory() })
+        box = .async("AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true) {
+            (_: Void) in try await factory()
+        }
     }
 
-    init(box: AsyncFactoryBox<T>) { self.box = box }
+    init(box: FactoryBox) { self.box = box }
 
     /// Declares an async throwing factory that has no implementation of its own: the app registers one. See
     /// ``Factory/promised(scope:fileID:line:)``.
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: AsyncFactoryBox(
-            typeName: "AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true,
-            closure: nil))
+        AsyncThrowingFactory(box: .async(
+            "AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true,
+            closure: nil as (@Sendable (Void) async throws -> T)?))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process (see
     /// ``AsyncFactory/tryResolve()``); what the closure throws, it throws as a plain call does.
     public func tryResolve() async throws -> T {
-        try box.checkResolvable()
+        try box.checkResolvableAsync()
         return try await self()
     }
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.withDispose(dispose))
+        AsyncThrowingFactory(box: box.withDispose { [representation = box.representation] in dispose(representation.value($0)) })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -196,13 +196,13 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     /// cancelled while it awaits a creation.
     @inlinable
     public func callAsFunction() async throws -> T {
-        if let instance = box.hit() { return instance }
-        return try await box.resolve()
+        if let instance = box.asyncHit() { return box.representation.value(instance) }
+        return box.representation.value(try await box.resolveAsync())
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () async throws -> T) {
-        box.register { _ in try await factory() }
+        box.register(box.representation.maker { (_: Void) in try await factory() })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -213,23 +213,23 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 
     /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onTest(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.test) { _ in try await factory() })
+        AsyncThrowingFactory(box: box.adding(.test, box.representation.maker { (_: Void) in try await factory() }))
     }
 
     /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onDebug(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.debug) { _ in try await factory() })
+        AsyncThrowingFactory(box: box.adding(.debug, box.representation.maker { (_: Void) in try await factory() }))
     }
 
     /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onPreview(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.preview) { _ in try await factory() })
+        AsyncThrowingFactory(box: box.adding(.preview, box.representation.maker { (_: Void) in try await factory() }))
     }
 
     /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onArg(_ argument: String, _ factory: @escaping @Sendable () async throws -> T)
         -> AsyncThrowingFactory
     {
-        AsyncThrowingFactory(box: box.adding(.argument(argument)) { _ in try await factory() })
+        AsyncThrowingFactory(box: box.adding(.argument(argument), box.representation.maker { (_: Void) in try await factory() }))
     }
 }

@@ -15,7 +15,7 @@
 /// cached factory holds. `P` and `T` must be `Sendable`: the parameter goes to the task that makes a kept instance,
 /// and the instance to every caller.
 public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
-    @usableFromInline let box: AsyncFactoryBox<T>
+    @usableFromInline let box: FactoryBox
 
     /// Declares an async parameter factory.
     ///
@@ -28,44 +28,39 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) async -> T
     ) {
-        box = AsyncFactoryBox(
-            typeName: "AsyncParameterFactory", parameterType: P.self, scope: scope, fileID: fileID, line: line,
-            throwsOnCancellation: false, closure: { await factory(Self.parameter($0)) })
+        box = .async(
+            "AsyncParameterFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
+            closure: factory)
     }
 
-    init(box: AsyncFactoryBox<T>) { self.box = box }
-
-    /// The parameter the box passes on, as the factory's shell gave it.
-    static func parameter(_ parameter: any Sendable) -> P {
-        parameter as! P  // the box passes on only what `callAsFunction(_:)` gave it
-    }
+    init(box: FactoryBox) { self.box = box }
 
     /// Declares an async parameter factory that has no implementation of its own: the app registers one. See
     /// ``Factory/promised(scope:fileID:line:)``.
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncParameterFactory {
-        AsyncParameterFactory(box: AsyncFactoryBox(
-            typeName: "AsyncParameterFactory", parameterType: P.self, scope: scope, fileID: fileID, line: line,
-            throwsOnCancellation: false, closure: nil))
+        AsyncParameterFactory(box: .async(
+            "AsyncParameterFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
+            closure: nil as (@Sendable (P) async throws -> T)?))
     }
 
     /// Resolves the dependency with `parameter`.
     public func callAsFunction(_ parameter: P) async -> T {
-        if let instance = box.hit() { return instance }
-        return await box.resolveWithoutThrowing(parameter)
+        if let instance = box.asyncHit() { return box.representation.value(instance) }
+        return box.representation.value(await box.resolveAsyncWithoutThrowing(parameter))
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop the
     /// process. See ``AsyncFactory/tryResolve()``.
     public func tryResolve(_ parameter: P) async throws(ResolutionError) -> T {
-        try box.checkResolvable()
+        try box.checkResolvableAsync()
         return await self(parameter)
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable (P) async -> T) {
-        box.register { await factory(Self.parameter($0)) }
+        box.register(box.representation.maker(factory))
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -97,12 +92,14 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable (P) async -> T)
         -> AsyncParameterFactory
     {
-        AsyncParameterFactory(box: box.adding(condition) { await factory(Self.parameter($0)) })
+        AsyncParameterFactory(box: box.adding(condition, box.representation.maker(factory)))
     }
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncParameterFactory {
-        AsyncParameterFactory(box: box.withDispose(dispose))
+        AsyncParameterFactory(box: box.withDispose { [representation = box.representation] in
+            dispose(representation.value($0))
+        })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.

@@ -12,7 +12,7 @@
 ///   awaits, directly or through others, a creation this task runs.
 final class AsyncResolution: Sendable {
     /// The factory whose closure this is; `nil` for the root a traced top-level resolution starts.
-    let factory: (any AnyFactoryBox)?
+    let factory: FactoryBox?
     let parent: AsyncResolution?
     /// The task that runs the closure.
     let task: TaskIdentity
@@ -26,7 +26,7 @@ final class AsyncResolution: Sendable {
     /// The current task's, or `nil` outside any async factory's closure.
     @TaskLocal static var current: AsyncResolution?
 
-    init(factory: (any AnyFactoryBox)?, parent: AsyncResolution?, task: TaskIdentity) {
+    init(factory: FactoryBox?, parent: AsyncResolution?, task: TaskIdentity) {
         self.factory = factory
         self.parent = parent
         self.task = task
@@ -35,8 +35,8 @@ final class AsyncResolution: Sendable {
     }
 
     /// The factories whose closures enclose this resolution, outermost first, this one's last.
-    var chain: [any AnyFactoryBox] {
-        var chain: [any AnyFactoryBox] = []
+    var chain: [FactoryBox] {
+        var chain: [FactoryBox] = []
         var node: AsyncResolution? = self
         while let current = node {
             if let factory = current.factory { chain.append(factory) }
@@ -46,13 +46,13 @@ final class AsyncResolution: Sendable {
     }
 
     /// Stops the process if `factory`'s closure is already running in the current task, around this call.
-    static func checkCycle(_ factory: any AnyFactoryBox) {
+    static func checkCycle(_ factory: FactoryBox) {
         if let chain = cycle(closedBy: factory) { Report.circularDependency(chain) }
     }
 
     /// The chain, ending with `factory`, that resolving `factory` inline in the current task would close: when its
     /// closure is already running in this task, around this call. `nil` when there is none.
-    static func cycle(closedBy factory: any AnyFactoryBox) -> [any AnyFactoryBox]? {
+    static func cycle(closedBy factory: FactoryBox) -> [FactoryBox]? {
         guard let current, let task = TaskIdentity.current else { return nil }
         var node: AsyncResolution? = current
         while let resolution = node, resolution.task == task && resolution.finished.value == 0 {
@@ -63,7 +63,7 @@ final class AsyncResolution: Sendable {
     }
 
     /// Runs `body` as `factory`'s closure, in the current task.
-    static func making<R>(_ factory: any AnyFactoryBox, _ body: () async throws -> R) async throws -> R {
+    static func making<R>(_ factory: FactoryBox, _ body: () async throws -> R) async throws -> R {
         let next = AsyncResolution(factory: factory, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
         defer { next.finished.store(1) }
         return try await $current.withValue(next, operation: body)
@@ -84,12 +84,12 @@ struct TaskIdentity: Hashable, Sendable {
 /// Which task awaits which creation, so that a cycle of awaits is found rather than awaited forever: the async
 /// counterpart of ``WaitsFor``. An edge exists while its task awaits; the creation knows which task runs it.
 enum AsyncWaits {
-    private static let edges = Locked<[TaskIdentity: any AnyAsyncCreation]>([:])
+    private static let edges = Locked<[TaskIdentity: AsyncCreation]>([:])
 
     /// Records that `task` awaits `creation`, or returns the factories of the creations on the cycle it would
     /// close, starting with `creation`'s, when the task running `creation` awaits, directly or through others, a
     /// creation `task` runs.
-    static func record(_ task: TaskIdentity, awaiting creation: any AnyAsyncCreation) -> [any AnyFactoryBox]? {
+    static func record(_ task: TaskIdentity, awaiting creation: AsyncCreation) -> [FactoryBox]? {
         edges.withLock { edges in
             if let cycle = cycle(task, awaiting: creation, edges: edges) { return cycle }
             edges[task] = creation
@@ -99,14 +99,14 @@ enum AsyncWaits {
 
     /// The factories of the creations on the cycle that `task` would close by awaiting `creation`, starting with
     /// `creation`'s; `nil` when there is none. Records nothing: for `tryResolve()`, which throws instead of waiting.
-    static func cycle(_ task: TaskIdentity, awaiting creation: any AnyAsyncCreation) -> [any AnyFactoryBox]? {
+    static func cycle(_ task: TaskIdentity, awaiting creation: AsyncCreation) -> [FactoryBox]? {
         edges.reading { cycle(task, awaiting: creation, edges: $0) }
     }
 
     private static func cycle(
-        _ task: TaskIdentity, awaiting creation: any AnyAsyncCreation,
-        edges: [TaskIdentity: any AnyAsyncCreation]
-    ) -> [any AnyFactoryBox]? {
+        _ task: TaskIdentity, awaiting creation: AsyncCreation,
+        edges: [TaskIdentity: AsyncCreation]
+    ) -> [FactoryBox]? {
         var path = [creation.factory]
         var runner = creation.runner
         for _ in 0...edges.count {
@@ -129,16 +129,16 @@ enum AsyncWaits {
 /// factories are kept alive with them, so that no other factory takes their address meanwhile. Tasks the
 /// resolution starts may use it at once, hence the lock.
 final class AsyncGraph: Sendable {
-    private let instances = Locked<[ObjectIdentifier: (factory: any AnyFactoryBox, instance: any Sendable)]>([:])
+    private let instances = Locked<[ObjectIdentifier: (factory: FactoryBox, instance: AnyObject)]>([:])
 
     /// The instance `factory` made in this resolution, if any.
-    func instance(of factory: any AnyFactoryBox) -> (any Sendable)? {
+    func instance(of factory: FactoryBox) -> AnyObject? {
         instances.withLock { $0[ObjectIdentifier(factory)]?.instance }
     }
 
     /// Records `instance` for `factory` unless another task of the same resolution recorded one first, and
     /// returns the one recorded.
-    func record(_ instance: any Sendable, of factory: any AnyFactoryBox) -> any Sendable {
+    func record(_ instance: AnyObject, of factory: FactoryBox) -> AnyObject {
         instances.withLockReleasingAfterwards { instances, garbage in
             if let recorded = instances[ObjectIdentifier(factory)] {
                 garbage.append(instance)  // a deinit is user code: after the lock

@@ -44,7 +44,7 @@ struct FactoryContext {
 
 extension FactoryBox {
     /// A new factory: this one, with `make` for `condition` (replacing one for the same condition).
-    func adding(_ condition: ContextCondition, _ make: @escaping Maker) -> FactoryBox {
+    func adding(_ condition: ContextCondition, _ make: Maker) -> FactoryBox {
         modified { $0.add(FactoryContext(condition: condition, make: make)) }
     }
 }

@@ -19,7 +19,7 @@ enum CycleDetection {
     static func set(_ isOn: Bool) { forge_cycle_detection_store(isOn ? 2 : 1) }
 
     /// Adds `factory` to this thread's chain, when detection is on. Returns whether it did, for ``leave(_:)``.
-    static func enter(_ factory: any AnyFactoryBox) -> Bool {
+    static func enter(_ factory: FactoryBox) -> Bool {
         guard isOn else { return false }
         let thread = ResolutionThread.current
         if thread.chain.contains(where: { $0 === factory }) {
@@ -35,5 +35,5 @@ enum CycleDetection {
     }
 
     /// The factories being made on this thread, outermost first, while detection is on.
-    static var chain: [any AnyFactoryBox] { ResolutionThread.current.chain }
+    static var chain: [FactoryBox] { ResolutionThread.current.chain }
 }

@@ -29,7 +29,7 @@ extension SharedContainer {
 /// The internal side of diagnostics: switches and messages.
 enum Report {
     /// Stops the process: `chain` ends with a factory that is already being made further up.
-    static func circularDependency(_ chain: [any AnyFactoryBox]) -> Never {
+    static func circularDependency(_ chain: [FactoryBox]) -> Never {
         fatalError(ResolutionError.circularDependency(chain, in: World.current).description)
     }
 
@@ -41,14 +41,14 @@ enum Report {
 
     /// Stops the process: `factory`'s closure would run `depth` closures deep on this thread. With cycle detection
     /// off (release builds), a cycle through `unique` factories gets here instead of overflowing the stack.
-    static func tooDeep(_ factory: any AnyFactoryBox, depth: Int) -> Never {
+    static func tooDeep(_ factory: FactoryBox, depth: Int) -> Never {
         fatalError(ResolutionError.nestedTooDeep(
             factory.declaration, depth: depth, limit: ResolutionThread.depthLimit, in: World.current
         ).description)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.
-    static func circularDependency(reentering factory: any AnyFactoryBox) -> Never {
+    static func circularDependency(reentering factory: FactoryBox) -> Never {
         let chain = CycleDetection.chain
         if !chain.isEmpty { circularDependency(chain + [factory]) }
         fatalError("""
@@ -73,7 +73,7 @@ enum Report {
     }
 
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.
-    static func lazyPropertyReentered(_ factory: any AnyFactoryBox) -> Never {
+    static func lazyPropertyReentered(_ factory: FactoryBox) -> Never {
         fatalError("""
             Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value was still being \
             made on this same thread, by \(factory.declaration). Its closure, or something it calls, reads or \

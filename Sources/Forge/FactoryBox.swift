@@ -61,16 +61,6 @@
 //   publishes through the same `World.publish`. What `ResolutionThread` tracks per thread, `AsyncResolution`
 //   tracks per task, across awaits.
 
-/// What the untyped parts of Forge, worlds and diagnostics, need of a factory's box.
-protocol AnyFactoryBox: AnyObject, Sendable {
-    /// The factory's slot in the process's world: the box itself.
-    var anyGlobalSlot: any AnySlot { get }
-    /// A new slot for an isolated world, starting with `registration` (a ``Registration``) or none.
-    func makeSlot(registration: AnyObject?) -> any AnySlot
-    /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
-    var declaration: String { get }
-}
-
 /// The object a `Factory`, `ParameterFactory`, `MainActorFactory` or `MainActorParameterFactory` holds: its
 /// closures, scope, declaration site, and its state in the process's world. It knows no types: it makes, keeps and
 /// returns instances as `AnyObject`s (``Representation``), and the typed shell that holds it turns them into `T`s.
@@ -84,7 +74,7 @@ protocol AnyFactoryBox: AnyObject, Sendable {
 /// of the returned object to `T` (``Representation/value(_:)``), and declaring a factory of a new type makes the
 /// runtime instantiate no generic type for it.
 @usableFromInline
-final class FactoryBox: AnyFactoryBox, @unchecked Sendable {
+final class FactoryBox: @unchecked Sendable {
     // @unchecked: every stored property is immutable, or the slot's state, which is only touched under its lock.
     // The closures are called, never changed; sharing the instances they make across threads is the caller's
     // responsibility, as with any global.
@@ -144,15 +134,14 @@ final class FactoryBox: AnyFactoryBox, @unchecked Sendable {
 
     var declaration: String { definition.declaration }
 
-    var anyGlobalSlot: any AnySlot { self }
-
     /// Overrides the factory with `make` in the current world; from `registerAllServices()`, as its baseline.
-    func register(_ make: @escaping Maker) {
+    func register(_ make: Maker) {
         World.current.register(Registration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
     }
 
-    func makeSlot(registration: AnyObject?) -> any AnySlot {
-        FactoryBox(slotOf: self, registration: registration.map { unsafeDowncast($0, to: Registration.self) })
+    /// A new slot for an isolated world, starting with `registration` or none.
+    func makeSlot(registration: Registration?) -> FactoryBox {
+        FactoryBox(slotOf: self, registration: registration)
     }
 
     // MARK: Resolution
@@ -166,9 +155,7 @@ final class FactoryBox: AnyFactoryBox, @unchecked Sendable {
         // reference count.
         if ResolutionFlags.allClear() { return resolve(parameter, in: self) }
         if TraceHook.isActive { return resolveTraced(parameter) }
-        let object = currentSlot()._withUnsafeGuaranteedRef { slot in
-            resolve(parameter, in: unsafeDowncast(slot, to: FactoryBox.self))
-        }
+        let object = currentSlot()._withUnsafeGuaranteedRef { slot in resolve(parameter, in: slot) }
         if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(object)) }
         return object
     }
@@ -212,7 +199,7 @@ final class FactoryBox: AnyFactoryBox, @unchecked Sendable {
     }
 
     /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
-    func currentSlot() -> Unmanaged<AnyObject> {
+    func currentSlot() -> Unmanaged<FactoryBox> {
         // The current world lives at least as long as this resolution: the task local that names it holds it.
         World.current.unretainedSlot(for: self)
     }

@@ -29,6 +29,9 @@ struct FactoryDefinition {
     /// The key of a parameter's own instance, when the scope keeps one per parameter value; given a pointer to the
     /// parameter.
     var parameterKey: ((UnsafeRawPointer) -> AnyHashable)?
+    /// For an async factory: whether a cancelled caller stops waiting for a creation and throws (the throwing form),
+    /// or waits on.
+    var throwsOnCancellation = false
 
     /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`.
     init<P, T>(_ typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,

@@ -68,23 +68,52 @@ final class Holder<T>: ValueHolder {
     override var isNil: Bool { Forge.isNil(value) }
 }
 
-/// What makes an instance, for the engine: the factory's closure, a context's or a registration's, given a pointer
-/// to the parameter (to nothing for a factory without one). The typed shells make one from the closure they are
-/// given (``maker(_:_:)``).
-typealias Maker = (UnsafeRawPointer) -> AnyObject
+/// What makes an instance, for the engine: a factory's own closure, a context's or a registration's. The typed shells
+/// make one from the closure they are given (``Representation/maker(_:)``).
+enum Maker {
+    /// A synchronous factory's, given a pointer to the parameter (to nothing for a factory without one).
+    case sync((UnsafeRawPointer) -> AnyObject)
+    /// An async factory's, given the parameter (`()` for a factory without one).
+    case async(@Sendable (any Sendable) async throws -> AnyObject)
+
+    /// Runs a synchronous factory's closure.
+    func run(with parameter: UnsafeRawPointer) -> AnyObject {
+        guard case .sync(let make) = self else { preconditionFailure("Forge: an async closure in a synchronous factory") }
+        return make(parameter)
+    }
+
+    /// Runs an async factory's closure.
+    func runAsync(with parameter: any Sendable) async throws -> AnyObject {
+        guard case .async(let make) = self else { preconditionFailure("Forge: a synchronous closure in an async factory") }
+        return try await make(parameter)
+    }
+}
 
 extension Representation {
     /// `make` as a ``Maker``.
     func maker<T>(_ make: @escaping () -> T) -> Maker {
         let representation = self
-        return { _ in representation.object(make()) }
+        return .sync { _ in representation.object(make()) }
     }
 
     /// `make` as a ``Maker``, given a pointer to a `P`.
     func maker<P, T>(_ make: @escaping (P) -> T) -> Maker {
         let representation = self
-        return { parameter in representation.object(make(parameter.assumingMemoryBound(to: P.self).pointee)) }
+        return .sync { parameter in representation.object(make(parameter.assumingMemoryBound(to: P.self).pointee)) }
     }
+
+    /// `make` as a ``Maker`` of an async factory, given the parameter as `any Sendable`.
+    func maker<P: Sendable, T: Sendable>(_ make: @escaping @Sendable (P) async throws -> T) -> Maker {
+        let representation = self
+        return .async { parameter in
+            representation.object(try await make(parameter as! P))  // the box passes on what the shell gave it
+        }
+    }
+}
+
+/// An instance an async factory made (its `T` is `Sendable`), as the engine keeps it, passed between tasks.
+struct MadeObject: @unchecked Sendable {
+    let object: AnyObject
 }
 
 extension UnsafeRawPointer {

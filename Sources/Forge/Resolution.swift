@@ -7,18 +7,19 @@ extension FactoryBox {
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
-        if let registration { return registration.make(parameter) }
-        if !hasContexts, let closure = definition.closure { return closure(parameter) }
-        return closureForCurrentContext()(parameter)
+        if let registration { return registration.make.run(with: parameter) }
+        if !hasContexts, let closure = definition.closure { return closure.run(with: parameter) }
+        return closureForCurrentContext().run(with: parameter)
     }
 
     /// The closure that runs when no registration overrides the factory: the first context whose condition holds in
-    /// the current world, else the factory's own; for a promised factory without either, one that stops with the
-    /// promise's message.
+    /// the current world, else the factory's own. Stops with the promise's message when a promised factory has
+    /// neither.
     func closureForCurrentContext() -> Maker {
         let context = World.current.runContext
         if let make = definition.contexts.first(where: { $0.condition.holds(in: context) })?.make { return make }
-        return definition.closure ?? { _ in Report.promiseNotFulfilled(self.declaration, self.definition.site) }
+        guard let closure = definition.closure else { Report.promiseNotFulfilled(declaration, definition.site) }
+        return closure
     }
 
     /// Whether `made` stands for `nil`, which no scope keeps.

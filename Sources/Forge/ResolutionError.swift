@@ -62,7 +62,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             """)
     }
 
-    static func circularDependency(_ chain: [any AnyFactoryBox], in world: World) -> ResolutionError {
+    static func circularDependency(_ chain: [FactoryBox], in world: World) -> ResolutionError {
         let start = chain.firstIndex { $0 === chain.last } ?? 0
         let steps = chain[start...].map(\.declaration)
         return ResolutionError(kind: .circularDependency, factory: steps.last ?? "", chain: steps,

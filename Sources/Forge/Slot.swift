@@ -6,7 +6,7 @@
 /// (``makeSlot(registration:)``). A hit locks the slot to read, copies the instance out and unlocks. A miss claims
 /// the creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the world
 /// (``World/publish(_:listedAs:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
-extension FactoryBox: AnySlot, StateLock {
+extension FactoryBox: StateLock {
     /// Runs `body` with the slot's state, holding its lock.
     func withLock<R>(_ body: (inout SlotState) throws -> R) rethrows -> R {
         LockWord.lock(words)
@@ -36,10 +36,12 @@ extension FactoryBox: AnySlot, StateLock {
     /// one (the common case) takes no lock (Benchmarks/README.md, "Inlined lock operations").
     var hasRegistration: Bool { LockWord.load(words + 1) != 0 }
 
-    var registration: AnyObject? { reading { $0.registration } }
+    /// The override, or `nil`.
+    var registration: Registration? { reading { $0.registration } }
 
-    func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage) {
-        let new = registration.map { unsafeDowncast($0, to: Registration.self) }
+    /// Sets the override (or `nil`) and, unless `keepingInstance`, drops the instance; what they held goes in
+    /// `garbage`.
+    func replaceRegistration(with new: Registration?, keepingInstance: Bool, garbage: inout Garbage) {
         withLock { state in
             garbage.append(state.registration)
             state.registration = new
@@ -95,7 +97,7 @@ extension FactoryBox: AnySlot, StateLock {
 }
 
 /// What a slot guards.
-struct SlotState: CreationState, KeptInstanceState {
+struct SlotState: CreationState {
     /// The override made by `register`, or `nil` for the factory's own closure.
     var registration: Registration?
     /// The instance of a `cached` or `singleton` scope, as the factory's ``Representation`` keeps it.
@@ -105,7 +107,10 @@ struct SlotState: CreationState, KeptInstanceState {
     weak var sharedObject: AnyObject?
     /// When the instance was cached, in the world's count, so that `pop()` can drop what came after its `push()`.
     var sequence: UInt64 = 0
+    /// The thread making the instance, for a synchronous factory.
     var creation = Creation()
+    /// The creation under way that callers await, for an async factory.
+    var asyncCreation: AsyncCreation?
     /// The factory's `onDispose` hook, called after the lock with each instance the slot lets go of.
     let dispose: ((AnyObject) -> Void)?
     /// When the instance expires, on the world's clock, for a factory with a time-to-live.
@@ -181,25 +186,7 @@ struct SlotState: CreationState, KeptInstanceState {
     }
 }
 
-/// The state of a slot that keeps an instance: a ``SlotState`` or an ``AsyncSlotState``.
-protocol KeptInstanceState {
-    var hasInstance: Bool { get }
-    /// The instance of a `shared` scope, held weakly.
-    var sharedObject: AnyObject? { get }
-    /// When the instance was cached, in the world's count.
-    var sequence: UInt64 { get }
-    /// When the instance expires, on the world's clock: infinity without a time-to-live.
-    var expiresAt: Double { get }
-    /// Lets go of the instance: `garbage` releases it, or disposes of it, after the lock.
-    mutating func dropInstance(into garbage: inout Garbage)
-    /// Drops what was cached after `sequence`, into `garbage`. Returns whether the slot keeps no instance now: then
-    /// its world takes it off the scope's list.
-    mutating func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
-    /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
-    func holdsLiveInstance(garbage: inout Garbage) -> Bool
-}
-
-extension KeptInstanceState {
+extension SlotState {
     /// Drops the slot's own instance, into `garbage`, if it was cached after `sequence`. Returns whether the slot
     /// holds none now.
     mutating func dropOwnInstance(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
@@ -217,14 +204,9 @@ extension KeptInstanceState {
         return hasInstance || shared != nil
     }
 
-    mutating func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
-        dropOwnInstance(cachedAfter: sequence, garbage: &garbage)
-    }
-
-    func holdsLiveInstance(garbage: inout Garbage) -> Bool { holdsOwnLiveInstance(garbage: &garbage) }
 }
 
-extension StateLock where State: KeptInstanceState {
+extension FactoryBox {
     /// Drops the instance if it expired by `now`, into `garbage`. Looks first with the lock held to read: every
     /// resolution of a factory with a time-to-live asks, and a child of `fork()` takes over such a lock.
     func dropInstance(expiredBy now: Double, garbage: inout Garbage) {
@@ -259,26 +241,8 @@ extension StateLock where State: KeptInstanceState {
     }
 }
 
-/// What a world does with a slot without knowing its types.
-protocol AnySlot: AnyObject {
-    /// The override, a `Registration` or an `AsyncRegistration`, or `nil`.
-    var registration: AnyObject? { get }
-    /// Sets the override (a `Registration`, an `AsyncRegistration` or `nil`) and, unless `keepingInstance`, drops the instance; what
-    /// they held goes in `garbage`.
-    func replaceRegistration(with registration: AnyObject?, keepingInstance: Bool, garbage: inout Garbage)
-    /// Drops what was cached after `sequence`, a parameter value's instance included, into `garbage`. Returns
-    /// whether the slot keeps no instance now: then its world takes it off the scope's list.
-    func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool
-    /// Drops the instance, and each parameter value's, into `garbage`.
-    func dropAllInstances(garbage: inout Garbage)
-    /// Whether the slot holds an instance, a parameter value's or a weakly held one still alive. A weakly held
-    /// instance is loaded to tell, and put in `garbage`: releasing it may be the last release, which runs its
-    /// deinit.
-    func holdsLiveInstance(garbage: inout Garbage) -> Bool
-}
-
 /// An override made by `register`.
 final class Registration {
     let make: Maker
-    init(_ make: @escaping Maker) { self.make = make }
+    init(_ make: Maker) { self.make = make }
 }

@@ -163,9 +163,14 @@ extension FactoryBox {
         -> ResolutionEvent.Source
     {
         if path == .graph && ResolutionThread.graphInstance(of: self) != nil { return .graph }
-        if path != .unique && path != .graph && holdsLiveInstance(in: keeper(for: parameter, in: slot), world: world) {
-            return .cache
-        }
+        return source(in: slot, holder: keeper(for: parameter, in: slot), world: world)
+    }
+
+    /// Where the instance of the coming resolution will come from, but for a `graph` scope's instance: `holder`'s
+    /// (`slot` itself, or a parameter value's cell) if it keeps one, else an override, a context or the factory's
+    /// own closure.
+    func source(in slot: FactoryBox, holder: FactoryBox, world: World) -> ResolutionEvent.Source {
+        if path != .unique && path != .graph && holdsLiveInstance(in: holder, world: world) { return .cache }
         if slot.hasRegistration { return .override }
         return hasContexts && hasContext(in: world) ? .context : .new
     }

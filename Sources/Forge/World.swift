@@ -41,13 +41,13 @@ final class World: Sendable {
     /// A registration for a factory, with the factory it is for: kept alive, so that no other factory takes its
     /// address while a table names it.
     struct Registered {
-        let box: any AnyFactoryBox
-        let registration: AnyObject
+        let box: FactoryBox
+        let registration: Registration
     }
 
     private struct Snapshot {
         /// The overrides at the `push()`, by slot.
-        var registrations: [ObjectIdentifier: (slot: any AnySlot, registration: AnyObject)]
+        var registrations: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)]
         /// The world's instance count at the `push()`.
         var sequence: UInt64
     }
@@ -60,14 +60,14 @@ final class World: Sendable {
         var baseline: [ObjectIdentifier: Registered]
         /// An isolated world's slots, by factory, with the factory, kept alive for as long as the world: a factory
         /// that died could otherwise leave its slot to a new factory at the same address.
-        var slots: [ObjectIdentifier: (box: any AnyFactoryBox, slot: any AnySlot)] = [:]
+        var slots: [ObjectIdentifier: (box: FactoryBox, slot: FactoryBox)] = [:]
         /// The same slots, unretained, for a hit: looking one up copies no reference. They live as long as the
         /// world, which never removes a slot.
-        var unretainedSlots: [ObjectIdentifier: Unmanaged<AnyObject>] = [:]
+        var unretainedSlots: [ObjectIdentifier: Unmanaged<FactoryBox>] = [:]
         /// Slots with an override, by slot.
-        var overridden: [ObjectIdentifier: any AnySlot] = [:]
+        var overridden: [ObjectIdentifier: FactoryBox] = [:]
         /// Slots holding an instance, by scope, then by slot.
-        var cached: [ObjectIdentifier: (scope: SharedContainer.Scope, slots: [ObjectIdentifier: any AnySlot])] = [:]
+        var cached: [ObjectIdentifier: (scope: SharedContainer.Scope, slots: [ObjectIdentifier: FactoryBox])] = [:]
         var stack: [Snapshot] = []
         /// Counts instances put in caches, so that `pop()` knows which came after its `push()`.
         var sequence: UInt64 = 0
@@ -97,8 +97,8 @@ final class World: Sendable {
     // MARK: Slots
 
     /// This world's slot for `box`, made on first use in an isolated world.
-    func slot(for box: any AnyFactoryBox) -> AnyObject {
-        if isGlobal { return box.anyGlobalSlot }  // no lock: the global world's slots are the boxes
+    func slot(for box: FactoryBox) -> FactoryBox {
+        if isGlobal { return box }  // no lock: the global world's slots are the boxes
         if let slot = state.reading({ $0.slots[ObjectIdentifier(box)]?.slot }) { return slot }
         return state.withLock { slot(for: box, in: &$0) }
     }
@@ -107,14 +107,14 @@ final class World: Sendable {
     /// resolution's world lives until it returns: the task local that names it holds it.
     /// With it, a hit in an isolated world retains and releases neither the slot nor a table entry: 144 to 117 ns
     /// per singleton hit (Benchmarks/engine.sh, one scenario, three runs of each build alternated).
-    func unretainedSlot(for box: any AnyFactoryBox) -> Unmanaged<AnyObject> {
-        if isGlobal { return Unmanaged.passUnretained(box.anyGlobalSlot) }
+    func unretainedSlot(for box: FactoryBox) -> Unmanaged<FactoryBox> {
+        if isGlobal { return Unmanaged.passUnretained(box) }
         if let slot = state.reading({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
         return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0)) }
     }
 
-    private func slot(for box: any AnyFactoryBox, in state: inout State) -> any AnySlot {
-        if isGlobal { return box.anyGlobalSlot }
+    private func slot(for box: FactoryBox, in state: inout State) -> FactoryBox {
+        if isGlobal { return box }
         let id = ObjectIdentifier(box)
         if let entry = state.slots[id] { return entry.slot }
         let registration = state.initial[id]?.registration
@@ -148,7 +148,7 @@ final class World: Sendable {
 
     /// Sets or clears `box`'s override and drops its instance. With `asBaseline`, `Registrations.reset()` returns
     /// to this registration too.
-    func register(_ registration: AnyObject?, for box: any AnyFactoryBox, asBaseline: Bool = false) {
+    func register(_ registration: Registration?, for box: FactoryBox, asBaseline: Bool = false) {
         change { state, garbage in
             let slot = slot(for: box, in: &state)
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
@@ -163,7 +163,7 @@ final class World: Sendable {
     }
 
     /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say.
-    func reset(_ box: any AnyFactoryBox, _ options: FactoryResetOptions) {
+    func reset(_ box: FactoryBox, _ options: FactoryResetOptions) {
         guard options != .none else { return }
         change { state, garbage in
             let slot = slot(for: box, in: &state)
@@ -183,7 +183,7 @@ final class World: Sendable {
             var slotsAtBaseline = 0
             for (id, entry) in state.baseline {
                 // An isolated world's factory without a slot yet will start from its baseline.
-                guard let slot = isGlobal ? entry.box.anyGlobalSlot : state.slots[id]?.slot else { continue }
+                guard let slot = isGlobal ? entry.box : state.slots[id]?.slot else { continue }
                 guard slot.registration === entry.registration else { return false }
                 slotsAtBaseline += 1
             }
@@ -191,7 +191,7 @@ final class World: Sendable {
         }
     }
 
-    private static func set(_ registration: AnyObject?, on slot: any AnySlot, in state: inout State,
+    private static func set(_ registration: Registration?, on slot: FactoryBox, in state: inout State,
                             garbage: inout Garbage, keepingInstance: Bool = false) {
         slot.replaceRegistration(with: registration, keepingInstance: keepingInstance, garbage: &garbage)
         let id = ObjectIdentifier(slot)
@@ -201,7 +201,7 @@ final class World: Sendable {
     }
 
     /// Takes `slot` off the scope lists, after its instance was dropped; what the lists held goes in `garbage`.
-    private static func forgetInstance(of slot: any AnySlot, in state: inout State, garbage: inout Garbage) {
+    private static func forgetInstance(of slot: FactoryBox, in state: inout State, garbage: inout Garbage) {
         let id = ObjectIdentifier(slot)
         for key in state.cached.keys { garbage.append(state.cached[key]?.slots.removeValue(forKey: id)) }
     }
@@ -236,7 +236,7 @@ final class World: Sendable {
     /// Returns every factory to its baseline registration and empties the push/pop stack.
     func resetRegistrations() {
         change { state, garbage in
-            var baseline: [ObjectIdentifier: (slot: any AnySlot, registration: AnyObject)] = [:]
+            var baseline: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)] = [:]
             for entry in state.baseline.values {
                 // An isolated world's factories that have no slot yet will start from their baseline anyway.
                 guard isGlobal || state.slots[ObjectIdentifier(entry.box)] != nil else { continue }
@@ -251,7 +251,7 @@ final class World: Sendable {
 
     /// Gives every overridden slot, and every slot in `registrations`, the registration `registrations` holds
     /// for it (none if it is not there), and drops the instance of each one that changes.
-    private static func restore(_ registrations: [ObjectIdentifier: (slot: any AnySlot, registration: AnyObject)],
+    private static func restore(_ registrations: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)],
                                 in state: inout State, garbage: inout Garbage) {
         var slots = state.overridden
         for (id, entry) in registrations { slots[id] = entry.slot }
@@ -265,7 +265,7 @@ final class World: Sendable {
     /// Ends the creation `slot`'s caller claimed, caching the instance with `store` (which returns whether it
     /// kept anything) unless the world changed since `epoch`. A slot that kept it is listed under `scope` as
     /// `listed`: the slot itself, or the factory's slot of which `slot` is a parameter value's cell.
-    func publish(_ slot: FactoryBox, listedAs listed: any AnySlot, in scope: SharedContainer.Scope,
+    func publish(_ slot: FactoryBox, listedAs listed: FactoryBox, in scope: SharedContainer.Scope,
                  startedAt epoch: Int, store: (inout SlotState) -> Bool) {
         let wake = publish(listed, in: scope, startedAt: epoch) { unchanged, sequence in
             slot.withLock { slotState in
@@ -280,7 +280,7 @@ final class World: Sendable {
     /// Under the world's lock, calls `finish` with whether the world is unchanged since `epoch` and the sequence
     /// number an instance cached now gets; `finish` ends the creation under the slot's lock and returns whether
     /// it kept an instance. A slot that did is listed under `scope`. Returns what `finish` returned with it.
-    func publish<R>(_ slot: any AnySlot, in scope: SharedContainer.Scope, startedAt epoch: Int,
+    func publish<R>(_ slot: FactoryBox, in scope: SharedContainer.Scope, startedAt epoch: Int,
                     finish: (_ unchanged: Bool, _ sequence: UInt64) -> (kept: Bool, R)) -> R {
         state.withLock { state in
             let (kept, result) = finish(epoch == self.epoch, state.sequence + 1)

@@ -1,0 +1,241 @@
+// Forge: how an async factory resolves, on the same boxes, slots and worlds as every factory.
+internal import CForge
+
+/// An ``AsyncFactory``, ``AsyncThrowingFactory`` or ``AsyncParameterFactory`` holds a ``FactoryBox`` like every
+/// factory: the same definition, slots, registrations, worlds, modifiers and publication. Its closures are
+/// ``Maker/async(_:)``, given the parameter as `any Sendable` (`()` for a factory without one). What differs is how a
+/// caller waits for a creation: it awaits it, suspended, with no thread blocked.
+///
+/// How a resolution goes (``resolveAsync(_:)``):
+/// - A hit reads the instance under the slot's lock, as a synchronous one does (``asyncHit()``).
+/// - `unique` runs the closure in the caller's task, so that cancelling the caller cancels it.
+/// - `cached`, `singleton` and `shared` (and custom scopes of those kinds) run a miss's closure in a task of its
+///   own, recorded in the slot (``AsyncCreation``), which every caller meanwhile awaits. It notes the world's
+///   epoch first, and publishes the instance through the world, which caches it only if the epoch has not moved.
+/// - `graph` keeps one instance per top-level async resolution, in ``AsyncResolution``.
+extension FactoryBox {
+    /// The kept instance, when the process's world has one and no decorator, trace or isolated world is set: found
+    /// with no await.
+    @usableFromInline
+    func asyncHit() -> AnyObject? {
+        guard path == .stored && ResolutionFlags.allClear() else { return nil }
+        return reading { $0.instance }
+    }
+
+    /// ``resolveAsync(_:)`` for ``AsyncFactory`` and ``AsyncParameterFactory``, whose closures and waits never
+    /// throw.
+    @usableFromInline
+    func resolveAsyncWithoutThrowing(_ parameter: any Sendable = ()) async -> AnyObject {
+        do {
+            return try await resolveAsync(parameter)
+        } catch {
+            preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
+        }
+    }
+
+    /// Resolves the factory with `parameter` (`()` for a factory without one) in the current world: the override if
+    /// one is registered, else the closure of the first context that holds, else the factory's own, through its
+    /// scope.
+    @usableFromInline
+    func resolveAsync(_ parameter: any Sendable = ()) async throws -> AnyObject {
+        let world = World.current
+        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
+        // A hit needs no await: reading it first, synchronously, keeps async machinery off the hit path.
+        if path == .stored && !TraceHook.isActive, let instance = slot.reading({ $0.instance }) {
+            if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(instance)) }
+            return instance
+        }
+        let made = TraceHook.isActive
+            ? try await resolveTracedAsync(parameter, in: slot, world: world)
+            : try await resolveAsync(parameter, in: slot, world: world)
+        // What the decorator resolves is no part of this resolution: it starts trees of its own.
+        if DecoratorHook.isActive {
+            ResolutionThread.current.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) }
+        }
+        return made
+    }
+
+    private func resolveAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+        -> AnyObject
+    {
+        switch kind {
+        case .unique: try await makeAsync(parameter, in: slot, world: world)
+        case .graph: try await graphInstanceAsync(parameter, in: slot, world: world)
+        case .cached, .singleton, .shared: try await makeOnceAsync(parameter, in: slot, world: world)
+        }
+    }
+
+    /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
+    private func makeAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws -> AnyObject {
+        AsyncResolution.checkCycle(self)
+        let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
+        let make = registration?.make ?? closureForCurrentContext()
+        return try await AsyncResolution.making(self) { MadeObject(object: try await make.runAsync(with: parameter)) }
+            .object
+    }
+
+    /// What a caller of a scope that keeps instances does next.
+    private enum Step {
+        case found(AnyObject)
+        case await(AsyncCreation)
+        case start(AsyncCreation, epoch: Int)
+    }
+
+    /// The scope's instance, or the outcome of the one creation that makes it, which this caller starts or joins.
+    private func makeOnceAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+        -> AnyObject
+    {
+        let isShared = kind == .shared
+        if definition.timeToLive != nil {
+            var garbage = Garbage()
+            slot.dropInstance(expiredBy: world.runContext.now(), garbage: &garbage)
+            // An expired instance's dispose hook is no part of this resolution.
+            if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
+        }
+        while true {
+            let step: Step = slot.withLock { state in
+                if let instance = isShared ? state.sharedObject : state.instance { return .found(instance) }
+                if let creation = state.asyncCreation { return .await(creation) }
+                let creation = AsyncCreation(of: self)
+                state.asyncCreation = creation
+                return .start(creation, epoch: world.epoch)
+            }
+            let throwsOnCancellation = definition.throwsOnCancellation
+            switch step {
+            case .found(let instance):
+                return instance
+            case .await(let creation):
+                switch try await creation.outcome(cancellable: throwsOnCancellation) {
+                case .made(let made): return made.object
+                case .failed(let error): throw error
+                case .stale: continue  // made from what a change replaced: look again
+                }
+            case .start(let creation, let epoch):
+                let parameter = SendableParameter(value: parameter)
+                Task { await self.create(creation, parameter.value, in: world, startedAt: epoch) }
+                switch try await creation.outcome(cancellable: throwsOnCancellation) {
+                case .made(let made), .stale(let made): return made.object
+                case .failed(let error): throw error
+                }
+            }
+        }
+    }
+
+    /// Runs the creation `creation` records, publishes its instance, and ends it for every caller.
+    private func create(_ creation: AsyncCreation, _ parameter: any Sendable, in world: World, startedAt epoch: Int)
+        async
+    {
+        creation.start()
+        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)  // a slot is not Sendable
+        let result: Result<MadeObject, any Error>
+        do {
+            result = .success(MadeObject(object: try await makeAsync(parameter, in: slot, world: world)))
+        } catch {
+            result = .failure(error)
+        }
+        // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
+        let made = try? result.get().object
+        let isShared = kind == .shared
+        let kept = made.flatMap { isShared ? sharedObject(in: $0) : isNil($0) ? nil : $0 }
+        let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
+        let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
+            slot.withLock { state in
+                state.asyncCreation = nil
+                guard unchanged, let kept else { return (false, unchanged) }
+                if isShared { state.sharedObject = kept } else { state.instance = kept }
+                state.sequence = sequence
+                state.expiresAt = expiresAt
+                return (true, true)
+            }
+        }
+        switch result {
+        case .success(let made): creation.finish(unchanged ? .made(made) : .stale(made))
+        case .failure(let error): creation.finish(.failed(error))
+        }
+    }
+
+    /// The instance the current top-level async resolution already made, or a new one it then shares.
+    private func graphInstanceAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+        -> AnyObject
+    {
+        guard let enclosing = AsyncResolution.current, enclosing.factory != nil else {
+            return try await makeAsync(parameter, in: slot, world: world)  // top level: nothing later can ask again
+        }
+        let graph = enclosing.graph
+        if let recorded = graph.instance(of: self) { return recorded }
+        let made = try await makeAsync(parameter, in: slot, world: world)
+        guard !isNil(made) else { return made }
+        return graph.record(made, of: self)
+    }
+
+    /// Throws what resolving this factory now would stop the process with, as far as can be told before: an
+    /// unfulfilled promise, or a circular dependency this resolution would close in the current task.
+    func checkResolvableAsync() throws(ResolutionError) {
+        let world = World.current
+        if let chain = AsyncResolution.cycle(closedBy: self) {
+            throw ResolutionError.circularDependency(chain, in: world)
+        }
+        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
+        // A creation under way whose task awaits, directly or through others, one this task runs: awaiting it would
+        // close a cycle across tasks.
+        if let creation = slot.reading({ $0.asyncCreation }), let task = TaskIdentity.current,
+            let cycle = AsyncWaits.cycle(task, awaiting: creation)
+        {
+            throw ResolutionError.circularDependency(AsyncCreation.chain(closedBy: cycle), in: world)
+        }
+        guard isPromised else { return }
+        let keeps = kind != .unique && kind != .graph
+        if !slot.hasRegistration && !(keeps && holdsLiveInstance(in: slot, world: world)) && !hasContext(in: world) {
+            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
+        }
+    }
+
+    // MARK: Trace
+
+    private func resolveTracedAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+        -> AnyObject
+    {
+        let thread = ResolutionThread.current
+        if thread.isSendingTrace { return try await resolveAsync(parameter, in: slot, world: world) }
+        // A top-level resolution starts a tree that its nested resolutions, in whatever task, join.
+        guard let enclosing = AsyncResolution.current else {
+            let root = AsyncResolution(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
+            // A failed resolution sends no event: its tree ends without the root's.
+            defer { TreePrinter.end(root.tree) }
+            let parameter = SendableParameter(value: parameter)
+            return try await AsyncResolution.$current.withValue(root) {
+                MadeObject(object: try await resolveTracedAsync(parameter.value, in: slot, world: world))
+            }.object
+        }
+        let isGraphHit = kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil
+        let source = isGraphHit ? .graph : source(in: slot, holder: slot, world: world)
+        let started = forge_monotonic_seconds()
+        let made = try await resolveAsync(parameter, in: slot, world: world)
+        let duration = forge_monotonic_seconds() - started
+        TraceHook.send(ResolutionEvent(
+            factory: declaration, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
+            source: source, duration: duration, depth: enclosing.chain.count,
+            parent: enclosing.chain.last?.declaration, started: started, tree: enclosing.tree),
+            on: ResolutionThread.current)
+        return made
+    }
+}
+
+/// A parameter, `any Sendable`, handed to a task of its own. (`any Sendable` is Sendable; the wrapper only keeps the
+/// closure from capturing the caller's variable.)
+struct SendableParameter: Sendable {
+    let value: any Sendable
+}
+
+extension FactoryBox {
+    /// The box of an async factory declared as a `typeName` at `fileID`:`line`, with `closure` (`nil` when promised).
+    static func async<P: Sendable, T: Sendable>(
+        _ typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
+        throwsOnCancellation: Bool, closure: (@Sendable (P) async throws -> T)?
+    ) -> FactoryBox {
+        var definition = FactoryDefinition(typeName, P.self, T.self, scope: scope, fileID: fileID, line: line)
+        definition.closure = closure.map(definition.representation.maker)
+        definition.throwsOnCancellation = throwsOnCancellation
+        return FactoryBox(definition)
+    }
+}
