@@ -8,7 +8,7 @@ class Database: @unchecked Sendable {
 }
 final class InMemoryDatabase: Database, @unchecked Sendable {}
 
-// The sample of Sources/Forge/AsyncFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/AsyncFactory.swift, from here to the end.
 extension Container {
     static let database = AsyncFactory(scope: .singleton) { await Database.open() }
 }

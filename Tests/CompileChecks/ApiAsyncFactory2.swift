@@ -15,6 +15,6 @@ extension Container {
     static let repository = Factory<Repository?> { nil }
 }
 
-// The sample of Sources/Forge/AsyncFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/AsyncFactory.swift, from here to the end.
 let db = await Container.database()
 Container.repository.register { Repository(db: db) }   // a synchronous Factory from now on

@@ -11,7 +11,7 @@ extension Container.Scope {
     static let session = Cached(name: "session")
 }
 
-// The sample of Sources/Forge/AsyncFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/AsyncFactory.swift, from here to the end.
 extension Container {
     static let session = AsyncThrowingFactory(scope: .session) { try await Session.restore() }
 }

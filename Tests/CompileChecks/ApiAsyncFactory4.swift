@@ -6,7 +6,7 @@ import Forge
 
 final class Database: Sendable {}
 
-// The sample of Sources/Forge/AsyncFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/AsyncFactory.swift, from here to the end.
 extension Container {
     static let database = AsyncFactory<Database>.promised(scope: .singleton)
 }

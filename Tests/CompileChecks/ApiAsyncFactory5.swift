@@ -10,5 +10,5 @@ extension Container {
 }
 Container.database.register { Database() }
 
-// The sample of Sources/Forge/AsyncFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/AsyncFactory.swift, from here to the end.
 let db = try await Container.database.tryResolve()

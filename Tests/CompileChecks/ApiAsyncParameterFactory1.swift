@@ -10,7 +10,7 @@ final class Results: Sendable {
 }
 let query = Query()
 
-// The sample of Sources/Forge/AsyncParameterFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/AsyncParameterFactory.swift, from here to the end.
 extension Container {
     static let search = AsyncParameterFactory<Query, Results> { await Results.load($0) }
 }

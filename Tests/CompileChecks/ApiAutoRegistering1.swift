@@ -10,7 +10,7 @@ extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { MockAPIClient() }
 }
 
-// The sample of Sources/Forge/AutoRegistering.swift, from here to the end.
+// The sample of Sources/Forge/API/AutoRegistering.swift, from here to the end.
 extension Container: @retroactive AutoRegistering {
     public static func registerAllServices() {
         api.register { LiveAPIClient() }

@@ -11,6 +11,6 @@ final class CheckoutViewModel {
     @Injected(Container.payments) var payments
 }
 
-// The sample of Sources/Forge/DependencyGraph.swift, from here to the end.
+// The sample of Sources/Forge/Diagnostics/DependencyGraph.swift, from here to the end.
 let graph = Container.Diagnostics.graph { _ = CheckoutViewModel() }
 print(graph.mermaid)   // paste into a GitHub comment: it renders as a picture

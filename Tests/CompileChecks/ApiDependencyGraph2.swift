@@ -8,6 +8,6 @@ enum AppRoot {
     static func start() async -> Int { 0 }
 }
 
-// The sample of Sources/Forge/DependencyGraph.swift, from here to the end.
+// The sample of Sources/Forge/Diagnostics/DependencyGraph.swift, from here to the end.
 // The sample of Sources/Forge/Forge.docc/Articles/Diagnostics.md, from here to the end.
 let graph = await Container.Diagnostics.graph { _ = await AppRoot.start() }

@@ -10,7 +10,7 @@ protocol APIServiceType {}
 final class APIService: APIServiceType {}
 final class MyConstructedService { init(service: MyServiceType) {} }
 
-// The sample of Sources/Forge/Factory.swift, from here to the end.
+// The sample of Sources/Forge/API/Factory.swift, from here to the end.
 extension Container {
     static let myService = Factory<MyServiceType> { MyService() }
     static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }

@@ -7,7 +7,7 @@ import Forge
 public protocol HTTPClient {}
 final class URLSessionHTTPClient: HTTPClient {}
 
-// The sample of Sources/Forge/Factory.swift, from here to the end.
+// The sample of Sources/Forge/API/Factory.swift, from here to the end.
 // Networking
 extension Container {
     public static let httpClient = Factory<HTTPClient>.promised()

@@ -9,7 +9,7 @@ extension Container {
 }
 func showSetupError() {}
 
-// The sample of Sources/Forge/Factory.swift, from here to the end.
+// The sample of Sources/Forge/API/Factory.swift, from here to the end.
 func connect() {
     guard let client = try? Container.httpClient.tryResolve() else { return showSetupError() }
     client.connect()

@@ -7,7 +7,7 @@ import Forge
 class SystemClock: @unchecked Sendable {}
 final class TestClock: SystemClock, @unchecked Sendable {}
 
-// The sample of Sources/Forge/Factory.swift, from here to the end.
+// The sample of Sources/Forge/API/Factory.swift, from here to the end.
 extension Container {
     static let clock = Factory.sendable(scope: .singleton) { SystemClock() }  // SystemClock: Sendable
 }

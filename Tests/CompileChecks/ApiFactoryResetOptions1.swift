@@ -9,7 +9,7 @@ extension Container {
     static let myService = Factory<MyServiceType>(scope: .cached) { MyService() }
 }
 
-// The sample of Sources/Forge/FactoryResetOptions.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryResetOptions.swift, from here to the end.
 Container.myService.reset(.registration)   // back to the baseline; a cached instance stays
 Container.myService.reset(.scope)          // the cached instance goes; the override stays
 Container.myService.reset()                // both: the same as .all

@@ -6,7 +6,7 @@ import Forge
 
 @MainActor final class SettingsModel {}
 
-// The sample of Sources/Forge/MainActorFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/MainActorFactory.swift, from here to the end.
 extension Container {
     static let settings = MainActorFactory<SettingsModel>.promised()
 }

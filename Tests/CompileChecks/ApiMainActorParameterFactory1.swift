@@ -9,7 +9,7 @@ struct DocumentID: Hashable, Sendable {}
     func show() {}
 }
 
-// The sample of Sources/Forge/MainActorParameterFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/MainActorParameterFactory.swift, from here to the end.
 extension Container {
     static let editor = MainActorParameterFactory<DocumentID, EditorModel> { EditorModel($0) }
 }

@@ -11,7 +11,7 @@ extension Container {
     static let api = Factory<API>(scope: .singleton) { LiveAPI() }
 }
 
-// The sample of Sources/Forge/Registrations.swift, from here to the end.
+// The sample of Sources/Forge/Worlds/Registrations.swift, from here to the end.
 final class CheckoutTests: XCTestCase {
     override func setUp() {
         super.setUp()

@@ -10,7 +10,7 @@ extension Container {
     static let myService = Factory<MyServiceType> { MyService() }
 }
 
-// The sample of Sources/Forge/Registrations.swift, from here to the end.
+// The sample of Sources/Forge/Worlds/Registrations.swift, from here to the end.
 Container.Registrations.reset()
 assert(Container.Registrations.isEmpty)
 Container.myService.register { MockService() }

@@ -16,7 +16,7 @@ struct Checkout {
     func submit() -> SubmitResult { Container.api() is MockAPI ? .ok : .failed }
 }
 
-// The sample of Sources/Forge/Registrations+Isolated.swift, from here to the end.
+// The sample of Sources/Forge/Worlds/Registrations+Isolated.swift, from here to the end.
 @Test func checkoutUsesTheMockAPI() {
     Container.Registrations.isolated {
         Container.api.register { MockAPI() }

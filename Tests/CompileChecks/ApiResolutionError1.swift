@@ -8,7 +8,7 @@ extension Container {
     static let httpClient = Factory<HTTPClient>.promised()
 }
 
-// The sample of Sources/Forge/ResolutionError.swift, from here to the end.
+// The sample of Sources/Forge/Diagnostics/ResolutionError.swift, from here to the end.
 do {
     let client = try Container.httpClient.tryResolve()
     client.connect()

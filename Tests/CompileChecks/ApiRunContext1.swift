@@ -13,7 +13,7 @@ extension Container {
         .onArg("--offline") { OfflineAPI() }
 }
 
-// The sample of Sources/Forge/RunContext.swift, from here to the end.
+// The sample of Sources/Forge/Worlds/RunContext.swift, from here to the end.
 Container.Registrations.isolated(runContext: .init(arguments: ["App", "--offline"])) {
     #expect(Container.api() is OfflineAPI)
 }

@@ -7,7 +7,7 @@ protocol APIClient {}
 final class LiveAPIClient: APIClient {}
 final class Cart {}
 
-// The sample of Sources/Forge/Scope.swift, from here to the end.
+// The sample of Sources/Forge/Scopes/Scope.swift, from here to the end.
 extension Container.Scope {
     static let session = Cached()          // `static var` works too in Swift 5 mode
 }

@@ -6,7 +6,7 @@ import Forge
 protocol APIClient {}
 final class LiveAPIClient: APIClient {}
 
-// The sample of Sources/Forge/SharedContainer.swift, from here to the end.
+// The sample of Sources/Forge/API/SharedContainer.swift, from here to the end.
 extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
 }

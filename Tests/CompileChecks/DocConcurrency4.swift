@@ -9,7 +9,7 @@ import Forge
 }
 
 // The sample of Sources/Forge/Forge.docc/Articles/Concurrency.md, from here to the end.
-// The sample of Sources/Forge/MainActorFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/MainActorFactory.swift, from here to the end.
 extension Container {
     static let profile = MainActorFactory { ProfileViewModel() }   // ProfileViewModel is @MainActor
 }

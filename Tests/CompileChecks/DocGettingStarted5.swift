@@ -6,7 +6,7 @@ import Forge
 struct Numbered { init(_ n: Int) {} }
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
-// The sample of Sources/Forge/ParameterFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/ParameterFactory.swift, from here to the end.
 extension Container {
     static let numbered = ParameterFactory<Int, Numbered> { n in Numbered(n) }
 }

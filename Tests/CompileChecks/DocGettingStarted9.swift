@@ -9,7 +9,7 @@ extension Container.Scope {
 }
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
-// The sample of Sources/Forge/SharedContainer.swift, from here to the end.
+// The sample of Sources/Forge/API/SharedContainer.swift, from here to the end.
 class OrderContainer: SharedContainer {
     static let additionalService = Factory(scope: .session) { SimpleService() }
 }

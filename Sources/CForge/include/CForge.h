@@ -51,7 +51,7 @@ static inline void forge_cycle_detection_store(intptr_t value) {
 // MARK: Locks
 
 /// Initializes a lock word to unlocked: an atomic store, so that a thread sanitizer sees a word that a dead object
-/// gave back (`LockWords`) handed to a new one without a race. A lock is a 32-bit word at a stable address that
+/// gave back (`LockWordPool`) handed to a new one without a race. A lock is a 32-bit word at a stable address that
 /// nothing else touches.
 void forge_lock_init(uint32_t *_Nonnull word);
 

@@ -28,9 +28,9 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) async -> T
     ) {
-        box = .async(
-            "AsyncParameterFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
-            closure: factory)
+        box = FactoryBox(
+            declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: .ofAsync(factory))
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -40,15 +40,15 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncParameterFactory {
-        AsyncParameterFactory(box: .async(
-            "AsyncParameterFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
-            closure: nil as (@Sendable (P) async throws -> T)?))
+        AsyncParameterFactory(box: FactoryBox(
+            declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: nil))
     }
 
     /// Resolves the dependency with `parameter`.
     public func callAsFunction(_ parameter: P) async -> T {
-        if let instance = box.asyncHit() { return box.representation.value(instance) }
-        return box.representation.value(await box.resolveAsyncWithoutThrowing(parameter))
+        if let instance = box.asyncHit() { return box.value(of: instance) }
+        return box.value(of: await box.resolveAsyncWithoutThrowing(parameter))
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop the
@@ -60,7 +60,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable (P) async -> T) {
-        box.register(box.representation.maker(factory))
+        box.register(.ofAsync(factory))
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -92,7 +92,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable (P) async -> T)
         -> AsyncParameterFactory
     {
-        AsyncParameterFactory(box: box.adding(condition, box.representation.maker(factory)))
+        AsyncParameterFactory(box: box.adding(condition, .ofAsync(factory)))
     }
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.

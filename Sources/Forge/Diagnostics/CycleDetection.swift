@@ -21,7 +21,7 @@ enum CycleDetection {
     /// Adds `factory` to this thread's chain, when detection is on. Returns whether it did, for ``leave(_:)``.
     static func enter(_ factory: FactoryBox) -> Bool {
         guard isOn else { return false }
-        let thread = ResolutionThread.current
+        let thread = ThreadResolutionState.current
         if thread.chain.contains(where: { $0 === factory }) {
             Report.circularDependency(thread.chain + [factory])
         }
@@ -31,9 +31,9 @@ enum CycleDetection {
 
     /// Removes the factory the matching ``enter(_:)`` added.
     static func leave(_ entered: Bool) {
-        if entered { ResolutionThread.current.chain.removeLast() }
+        if entered { ThreadResolutionState.current.chain.removeLast() }
     }
 
     /// The factories being made on this thread, outermost first, while detection is on.
-    static var chain: [FactoryBox] { ResolutionThread.current.chain }
+    static var chain: [FactoryBox] { ThreadResolutionState.current.chain }
 }

@@ -101,7 +101,7 @@ enum TraceHook {
     static let state = Locked(State())
 
     /// Whether resolutions are traced: a hook is set or a graph is being recorded.
-    @usableFromInline static var isActive: Bool { ResolutionFlags.current & ResolutionFlags.tracing != 0 }
+    @usableFromInline static var isActive: Bool { FastPathWord.current & FastPathWord.tracing != 0 }
 
     /// Changes the state and keeps the flag in step with it; what `body` puts in the garbage is released after the
     /// lock.
@@ -109,13 +109,13 @@ enum TraceHook {
         state.withLockReleasingAfterwards { state, garbage in
             let wasActive = state.isActive
             body(&state, &garbage)
-            if state.isActive != wasActive { ResolutionFlags.add((state.isActive ? 1 : -1) * ResolutionFlags.tracing) }
+            if state.isActive != wasActive { FastPathWord.add((state.isActive ? 1 : -1) * FastPathWord.tracing) }
         }
     }
 
     /// Records `event` for a graph and calls the hook with it. Resolutions the hook makes are not traced: each would
     /// call the hook again.
-    static func send(_ event: ResolutionEvent, on thread: ResolutionThread) {
+    static func send(_ event: ResolutionEvent, on thread: ThreadResolutionState) {
         (thread.recording ?? GraphRecording.current)?.record(event)
         guard let hook = state.reading({ $0.hook }) else { return }
         thread.isSendingTrace = true
@@ -130,7 +130,7 @@ extension FactoryBox {
     func resolveTraced(_ parameter: UnsafeRawPointer) -> AnyObject {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
-        let thread = ResolutionThread.current
+        let thread = ThreadResolutionState.current
         if thread.isSendingTrace {  // a resolution the trace hook makes
             let made = resolve(parameter, in: slot)
             if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(made)) }
@@ -139,7 +139,7 @@ extension FactoryBox {
         let source = source(for: parameter, in: slot, world: world)
         // Inside an async factory's closure, the resolutions on this thread nest in that async resolution's tree.
         let isOutermost = thread.traced.isEmpty
-        if isOutermost { thread.tracedInside = thread.isTraceSuspended ? nil : AsyncResolution.current }
+        if isOutermost { thread.tracedInside = thread.isTraceSuspended ? nil : TaskResolutionState.current }
         defer { if isOutermost { thread.tracedInside = nil } }
         let enclosing = thread.tracedInside
         let parent = thread.traced.last ?? enclosing?.chain.last?.declaration
@@ -162,15 +162,15 @@ extension FactoryBox {
     private func source(for parameter: UnsafeRawPointer, in slot: FactoryBox, world: World)
         -> ResolutionEvent.Source
     {
-        if path == .graph && ResolutionThread.graphInstance(of: self) != nil { return .graph }
-        return source(in: slot, holder: keeper(for: parameter, in: slot), world: world)
+        if path == .graph && ThreadResolutionState.graphInstance(of: self) != nil { return .graph }
+        return source(in: slot, target: instanceSlot(for: parameter, in: slot), world: world)
     }
 
-    /// Where the instance of the coming resolution will come from, but for a `graph` scope's instance: `holder`'s
+    /// Where the instance of the coming resolution will come from, but for a `graph` scope's instance: `target`'s
     /// (`slot` itself, or a parameter value's cell) if it keeps one, else an override, a context or the factory's
     /// own closure.
-    func source(in slot: FactoryBox, holder: FactoryBox, world: World) -> ResolutionEvent.Source {
-        if path != .unique && path != .graph && holdsLiveInstance(in: holder, world: world) { return .cache }
+    func source(in slot: FactoryBox, target: FactoryBox, world: World) -> ResolutionEvent.Source {
+        if path != .unique && path != .graph && holdsLiveInstance(in: target, world: world) { return .cache }
         if slot.hasRegistration { return .override }
         return hasContexts && hasContext(in: world) ? .context : .new
     }
@@ -198,7 +198,7 @@ enum TreePrinter {
             if let events { print(events) }
             return
         }
-        let thread = ResolutionThread.current
+        let thread = ThreadResolutionState.current
         thread.printed.append(event)
         guard event.depth == 0 else { return }
         let events = thread.printed

@@ -151,15 +151,15 @@ extension FactoryBox {
     /// parameter value's cell or the slot itself, after dropping an instance that expired.
     func resolveModified(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         while true {
-            let cell = keeper(for: parameter, in: slot)
+            let cell = instanceSlot(for: parameter, in: slot)
             if definition.timeToLive != nil {
                 var garbage = Garbage()
                 cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)
                 // An expired instance's dispose hook is no part of this resolution.
-                if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
+                if !garbage.isEmpty { ThreadResolutionState.current.withTraceSuspended { garbage.empty() } }
             }
             if let object = cell.reading({ kind == .shared ? $0.sharedObject : $0.instance }) { return object }
-            if let value = makeOnce(parameter, in: cell, registrationFrom: slot) { return value }
+            if let value = createOnce(parameter, in: cell, registrationFrom: slot) { return value }
             // The slot let go of the cell after it was looked up (it filled up, or the hook above reset the
             // scope): a value made in it would be kept nowhere. Look the value's cell up again.
         }

@@ -2,10 +2,10 @@
 @testable import Forge
 import Testing
 
-@Suite struct LockWordsTests {
+@Suite struct LockWordPoolTests {
     @Test("Each pair of lock words has a cache line of its own, starts unlocked and summarizes nothing")
     func pairsAreSeparateAndFresh() {
-        let pool = LockWords()
+        let pool = LockWordPool()
         let pairs = (0..<200).map { _ in pool.take() }  // more than one slab
         let addresses = pairs.map { UInt(bitPattern: $0) }
         #expect(Set(addresses).count == pairs.count)
@@ -22,7 +22,7 @@ import Testing
 
     @Test("A pair given back is handed out again, unlocked and with its summary cleared")
     func pairsAreReused() {
-        let pool = LockWords()
+        let pool = LockWordPool()
         let pair = pool.take()
         LockWord.store(7, to: pair + 1)
         pool.giveBack(pair)
@@ -44,9 +44,9 @@ import Testing
             Container.Registrations.isolated {
                 #expect(factory() == 42)
             }
-            let probe = LockWords.shared.take()
+            let probe = LockWordPool.shared.take()
             seen.insert(UInt(bitPattern: probe))
-            LockWords.shared.giveBack(probe)
+            LockWordPool.shared.giveBack(probe)
         }
         // Other tests take and give back pairs meanwhile, so the probe may differ from round to round; but with
         // slots leaking their pairs it would be new in every round.

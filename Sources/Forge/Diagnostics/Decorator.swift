@@ -18,7 +18,7 @@ extension SharedContainer {
                     let change = (newValue == nil ? 0 : 1) - (hook == nil ? 0 : 1)
                     garbage.append(hook)
                     hook = newValue
-                    ResolutionFlags.add(change * ResolutionFlags.decoratorSet)
+                    FastPathWord.add(change * FastPathWord.decoratorSet)
                 }
             }
         }
@@ -31,7 +31,7 @@ enum DecoratorHook {
     static let hook = Locked<(@Sendable (Any) -> Void)?>(nil)
 
     /// Whether a hook is set: resolutions call ``decorate(_:)`` only then.
-    @usableFromInline static var isActive: Bool { ResolutionFlags.current & ResolutionFlags.decoratorSet != 0 }
+    @usableFromInline static var isActive: Bool { FastPathWord.current & FastPathWord.decoratorSet != 0 }
 
     @usableFromInline static func decorate(_ value: Any) {
         guard let hook = hook.reading({ $0 }) else { return }

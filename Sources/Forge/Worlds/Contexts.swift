@@ -82,7 +82,7 @@ extension Factory {
     }
 
     private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable () -> T) -> Factory {
-        Factory(box: box.adding(condition, box.representation.maker(factory)))
+        Factory(box: box.adding(condition, .of(factory)))
     }
 }
 
@@ -105,6 +105,6 @@ extension ParameterFactory {
     private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable (P) -> T)
         -> ParameterFactory
     {
-        ParameterFactory(box: box.adding(condition, box.representation.maker(factory)))
+        ParameterFactory(box: box.adding(condition, .of(factory)))
     }
 }

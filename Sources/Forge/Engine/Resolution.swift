@@ -3,7 +3,7 @@
 extension FactoryBox {
     /// Calls the registration or the factory's own closure, with no lock held, tracking depth and the cycle chain
     /// for this thread.
-    func make(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
+    func runClosure(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
@@ -31,18 +31,18 @@ extension FactoryBox {
     /// before: an unfulfilled promise, or a circular dependency this resolution would close.
     func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) {
         let world = World.current
-        if ResolutionThread.depth >= ResolutionThread.depthLimit {
+        if ThreadResolutionState.depth >= ThreadResolutionState.depthLimit {
             throw ResolutionError.nestedTooDeep(
-                declaration, depth: ResolutionThread.depth + 1, limit: ResolutionThread.depthLimit, in: world)
+                declaration, depth: ThreadResolutionState.depth + 1, limit: ThreadResolutionState.depthLimit, in: world)
         }
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
-        let holder = keeper(for: parameter, in: slot)
+        let target = instanceSlot(for: parameter, in: slot)
         let chain = CycleDetection.chain
-        let isMakingIt = holder.reading { $0.creation.isClaimedByCurrentThread }
+        let isMakingIt = target.reading { $0.creation.isClaimedByCurrentThread }
         if chain.contains(where: { $0 === self }) || isMakingIt {
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
-        if isPromised && !slot.hasRegistration && !holdsLiveInstance(in: holder, world: world)
+        if isPromised && !slot.hasRegistration && !holdsLiveInstance(in: target, world: world)
             && !hasContext(in: world)
         {
             throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
@@ -51,17 +51,17 @@ extension FactoryBox {
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
     /// ``ParameterFactory/scopeOnParameters``, else `slot` itself.
-    func keeper(for parameter: UnsafeRawPointer, in slot: FactoryBox) -> FactoryBox {
+    func instanceSlot(for parameter: UnsafeRawPointer, in slot: FactoryBox) -> FactoryBox {
         definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
     }
 
-    /// Whether `holder` (from ``keeper(for:in:)``) keeps an instance that a resolution now would return: alive, and
-    /// not expired.
-    func holdsLiveInstance(in holder: FactoryBox, world: World) -> Bool {
+    /// Whether `target` (from ``instanceSlot(for:in:)``) keeps an instance that a resolution now would return:
+    /// alive, and not expired.
+    func holdsLiveInstance(in target: FactoryBox, world: World) -> Bool {
         let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
         var garbage = Garbage()  // a weakly held instance, released after the lock: that may be its last release
         defer { garbage.empty() }
-        return holder.holdsInstance(unexpiredAt: now, garbage: &garbage)
+        return target.holdsInstance(unexpiredAt: now, garbage: &garbage)
     }
 
     /// Whether a context's closure replaces a promised factory's missing one in `world`.
@@ -72,31 +72,31 @@ extension FactoryBox {
     /// Records that this factory's closure is about to run on this thread. Returns whether it joined the cycle
     /// chain, for ``leaveClosure(_:)``.
     func enterClosure() -> Bool {
-        let depth = ResolutionThread.enter()
-        if depth > ResolutionThread.depthLimit { Report.tooDeep(self, depth: depth) }
+        let depth = ThreadResolutionState.enter()
+        if depth > ThreadResolutionState.depthLimit { Report.tooDeep(self, depth: depth) }
         return CycleDetection.enter(self)
     }
 
     /// Records that the closure of the matching ``enterClosure()`` returned.
     func leaveClosure(_ tracked: Bool) {
         CycleDetection.leave(tracked)
-        ResolutionThread.leave()
+        ThreadResolutionState.leave()
     }
 
     /// Makes the scoped instance once and publishes it; threads that ask meanwhile wait and read it.
     ///
     /// An instance whose creation overlapped a change of registrations or scopes in its world is returned to the
     /// caller but not cached: it may have been made from what the change replaced.
-    func makeOnce(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
+    func createOnce(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         // Only a parameter value's cell is ever retired, and a world's slot is none.
-        makeOnce(parameter, in: slot, registrationFrom: slot)!
+        createOnce(parameter, in: slot, registrationFrom: slot)!
     }
 
     /// Makes the instance `slot` keeps once, with the registration of `source`: `slot` itself, or for an instance
     /// kept per parameter value, the factory's slot, of which `slot` is a cell. The world lists `source` under the
     /// scope. Returns `nil`, making nothing, when `slot` is a cell that `source` let go of before this thread could
     /// claim its creation: the caller looks the value's cell up again.
-    func makeOnce(_ parameter: UnsafeRawPointer, in slot: FactoryBox, registrationFrom source: FactoryBox)
+    func createOnce(_ parameter: UnsafeRawPointer, in slot: FactoryBox, registrationFrom source: FactoryBox)
         -> AnyObject?
     {
         let isShared = kind == .shared
@@ -113,7 +113,7 @@ extension FactoryBox {
         case .claimed:
             let world = World.current
             let epoch = world.epoch
-            let made = make(parameter, in: source)
+            let made = runClosure(parameter, in: source)
             // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
             let kept = isShared ? sharedObject(in: made) : isNil(made) ? nil : made
             let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
@@ -143,10 +143,10 @@ extension FactoryBox {
     /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
     /// own closure asking would be a cycle), so its instance is not recorded.
     func graphInstance(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
-        if let recorded = ResolutionThread.graphInstance(of: self) { return recorded }
-        let isTopLevel = ResolutionThread.depth == 0
-        let made = make(parameter, in: slot)
-        if !isTopLevel && !isNil(made) { ResolutionThread.setGraphInstance(made, of: self) }
+        if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
+        let isTopLevel = ThreadResolutionState.depth == 0
+        let made = runClosure(parameter, in: slot)
+        if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
         return made
     }
 }

@@ -38,10 +38,9 @@ public struct MainActorFactory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor () -> T
     ) {
-        var definition = FactoryDefinition(
-            "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line)
-        definition.closure = definition.representation.maker { MainActorBridge.run(factory) }
-        box = FactoryBox(definition)
+        box = FactoryBox(
+            declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: .of { MainActorBridge.run(factory) })
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -57,8 +56,8 @@ public struct MainActorFactory<T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorFactory {
-        MainActorFactory(box: FactoryBox(FactoryDefinition(
-            "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line)))
+        MainActorFactory(box: FactoryBox(
+            declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency on the main actor, or throws a ``ResolutionError`` where a plain call would stop
@@ -73,12 +72,12 @@ public struct MainActorFactory<T>: Sendable {
     @MainActor
     @inlinable
     public func callAsFunction() -> T {
-        box.representation.value(box.resolve(.noParameter))
+        box.resolve(.noParameter)
     }
 
     /// Overrides the factory's closure, and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @MainActor () -> T) {
-        box.register(box.representation.maker { MainActorBridge.run(factory) })
+        box.register(.of { MainActorBridge.run(factory) })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -113,7 +112,7 @@ extension MainActorFactory {
     }
 
     private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor () -> T) -> MainActorFactory {
-        MainActorFactory(box: box.adding(condition, box.representation.maker { MainActorBridge.run(factory) }))
+        MainActorFactory(box: box.adding(condition, .of { MainActorBridge.run(factory) }))
     }
 
     /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
@@ -176,7 +175,7 @@ enum MainActorBridge {
         let sent = MainActorBound((dispose, instance))
         // The hook is no part of the resolution or graph that let go of the instance: its task starts outside them,
         // in the same world.
-        AsyncResolution.$current.withValue(nil) {
+        TaskResolutionState.$current.withValue(nil) {
             GraphRecording.$current.withValue(nil) {
                 _ = Task { @MainActor in sent.value.0(sent.value.1) }
             }

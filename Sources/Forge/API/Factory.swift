@@ -33,16 +33,16 @@ public struct Factory<T>: Sendable {
     ///   - fileID: The declaration site, for messages. Leave the default.
     ///   - line: The declaration line, for messages. Leave the default.
     ///   - factory: Makes an instance. It may resolve other factories.
+    @inlinable
     public init(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () -> T
     ) {
-        var definition = FactoryDefinition("Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line)
-        definition.closure = definition.representation.maker(factory)
-        box = FactoryBox(definition)
+        box = FactoryBox(
+            declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: .of(factory))
     }
 
-    init(box: FactoryBox) { self.box = box }
+    @usableFromInline init(box: FactoryBox) { self.box = box }
 
     /// Declares a factory that has no implementation of its own: the app registers one.
     ///
@@ -69,7 +69,8 @@ public struct Factory<T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> Factory {
-        Factory(box: FactoryBox(FactoryDefinition("Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line)))
+        Factory(box: FactoryBox(
+            declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when
@@ -92,12 +93,12 @@ public struct Factory<T>: Sendable {
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
     @inlinable
     public func callAsFunction() -> T {
-        box.representation.value(box.resolve(.noParameter))
+        box.resolve(.noParameter)
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () -> T) {
-        box.register(box.representation.maker(factory))
+        box.register(.of(factory))
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.

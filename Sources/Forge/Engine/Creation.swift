@@ -112,20 +112,9 @@ protocol CreationState {
     var creation: Creation { get set }
 }
 
-/// A value found, or what the caller must do instead.
-@usableFromInline
-enum Made<Value> {
-    case value(Value)
-    /// The caller makes the value and must call ``LockedBuffer/finishCreation(_:)``.
-    case claimed
-    /// The calling thread is already making it.
-    case reentered
-    /// The thread making it waits, directly or through other threads, for a value the calling thread is making.
-    case waitCycle
-}
-
 extension Creation {
-    /// What ``valueOrClaim(looking:)`` found.
+    /// What ``valueOrClaim(looking:)`` found: the one answer every "make once" caller (a slot, a lazy property,
+    /// `AutoRegistering`) switches on. (``Claim`` is what a look under the lock answers, waits included.)
     @usableFromInline
     enum Outcome {
         /// The value, which the look kept.
@@ -141,8 +130,6 @@ extension Creation {
     /// Looks with `look`, which looks under its lock and returns `nil` when it found the value (keeping it), or
     /// what ``claim(of:)`` said. While another thread makes the value, waits for that thread, then looks again.
     ///
-    /// (Not generic over the value, and not an extension of a protocol: on a ``FactoryBox``, from unspecialized
-    /// code, a `Made<T>` and the protocol's associated type had their metadata instantiated for every new `T`.)
     @inlinable
     static func valueOrClaim(looking look: () -> Claim?) -> Outcome {
         var parked = false
@@ -167,22 +154,15 @@ extension Creation {
 }
 
 extension LockedBuffer where State: CreationState {
-    /// The value `read` finds; or, when it finds none, the right to make it. While another thread makes it,
-    /// waits for that thread, then reads again.
+    /// Stores what `read` finds in `found`; or, when it finds nothing, claims the creation. While another thread
+    /// makes it, waits for that thread, then reads again.
     @inlinable
-    final func valueOrClaim<Value>(reading read: (State) -> Value?) -> Made<Value> {
-        var found: Value?
-        let outcome = Creation.valueOrClaim {
+    final func valueOrClaim<Value>(_ found: inout Value?, reading read: (State) -> Value?) -> Creation.Outcome {
+        Creation.valueOrClaim {
             withLock { state in
                 found = read(state)
                 return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : nil
             }
-        }
-        switch outcome {
-        case .found: return .value(found!)
-        case .claimed: return .claimed
-        case .reentered: return .reentered
-        case .waitCycle: return .waitCycle
         }
     }
 

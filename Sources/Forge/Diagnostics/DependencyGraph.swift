@@ -15,7 +15,7 @@ extension SharedContainer.Diagnostics {
     /// resolutions take the slower traced path, as with ``trace``.
     public static func graph(_ body: () throws -> Void) rethrows -> DependencyGraph {
         let recording = GraphRecording()
-        let thread = ResolutionThread.current
+        let thread = ThreadResolutionState.current
         let enclosing = thread.recording
         thread.recording = recording
         TraceHook.change { state, _ in state.recordings += 1 }
@@ -59,7 +59,7 @@ final class GraphRecording: Sendable {
     private let recorded = Locked<[ResolutionEvent]>([])
 
     /// The recording of the async `graph` the current task runs in, if any; a synchronous one is the thread's
-    /// (``ResolutionThread/recording``).
+    /// (``ThreadResolutionState/recording``).
     @TaskLocal static var current: GraphRecording?
 
     var events: [ResolutionEvent] { recorded.reading { $0 } }

@@ -4,7 +4,7 @@ internal import CForge
 /// The process-wide flags every resolution reads first. While they are all clear, a resolution uses the
 /// process's world, calls no decorator, traces nothing and skips the `AutoRegistering` check.
 @usableFromInline
-enum ResolutionFlags {
+enum FastPathWord {
     static let autoRegistrationPending = 1
     static let decoratorSet = 2
     /// A trace hook is set, or a dependency graph is being recorded.

@@ -1,16 +1,19 @@
-// Forge: the object behind each factory, and the map of how a resolution goes.
+// Forge: the engine's object behind every factory, and the map of how a resolution goes.
 //
 // How a resolution goes
 // =====================
-// `Container.api()` calls `FactoryBox.resolve(_:)`, inlined into the caller and specialized for its type.
+// The engine knows no types. `Container.api()` is the typed shell (Factory.swift): it calls the non-generic
+// `FactoryBox.resolve(_:)` with a pointer to its parameter (`.noParameter` for none), which returns the instance as
+// an `AnyObject`, and converts that to `T` (`Representation.value(_:)`, Instance.swift): a bit cast when `T` is a
+// class, a load from a `Holder<T>` otherwise. That conversion is all that a call site specializes for `T`.
 //
 // A hit (a cached or singleton instance exists):
-// 1. `ResolutionFlags.allClear()` reads the process-wide flags word. While it is zero (no isolated world, no
-//    decorator, no trace, `AutoRegistering` done) the slot is the box itself, borrowed. Otherwise
-//    `currentSlot()` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated world,
-//    under the world's lock. It takes the slot unretained: the world holds its slots until it dies, and the task
-//    local that names the world holds the world for the whole resolution. While a trace is set, `resolveTraced`
-//    (Trace.swift) wraps the rest to time it.
+// 1. `FastPathWord.allClear()` reads the process-wide word. While it is zero (no isolated world, no decorator, no
+//    trace, `AutoRegistering` done) the slot is the box itself, borrowed. Otherwise `currentSlot()` runs
+//    `AutoRegistering` if needed and looks the slot up in the current task's isolated world, under the world's
+//    lock. It takes the slot unretained: the world holds its slots until it dies, and the task local that names the
+//    world holds the world for the whole resolution. While a trace is set, `resolveTraced` (Trace.swift) wraps the
+//    rest to time it.
 // 2. The slot's lock is taken to read (`reading`), the instance copied out (retained), the lock released.
 // 3. If a decorator is set, it is called with the instance, outside every lock.
 //
@@ -22,22 +25,30 @@
 // the factory's slot holds; the cell is then "the slot" of the steps below, but the registration is read from the
 // factory's slot.
 //
-// A miss (`Resolution.swift`):
-// 1. `makeOnce` claims the slot's creation under the slot's lock (`Creation`), or parks until the thread that
+// A miss (Resolution.swift):
+// 1. `createOnce` claims the slot's creation under the slot's lock (`Creation`), or parks until the thread that
 //    holds the claim has finished, then reads again. A thread that finds its own claim is in a cycle.
 // 2. It notes the world's epoch, which every `register`, `reset`, `pop()` and scope reset advances.
-// 3. `make` reads the registration under the slot's lock, then runs it (or the factory's own closure) with no
-//    lock held, tracking depth and the cycle chain for this thread (`ResolutionThread`, `CycleDetection`).
+// 3. `runClosure` reads the registration under the slot's lock, then runs it (or a context's closure, or the
+//    factory's own) with no lock held, tracking depth and the cycle chain for this thread
+//    (`ThreadResolutionState`, `CycleDetection`).
 // 4. `World.publish` takes the world's lock, then the slot's: if the epoch has not moved, it caches the
 //    instance and lists the slot under its scope; either way it ends the claim. Parked threads are woken after
 //    the locks are released.
 //
+// An async factory (AsyncResolve.swift) has a box like every factory, and the same slots, registrations, contexts,
+// modifiers and publication. It differs only in how a caller waits: a miss of a scope that keeps instances starts
+// one creation in a task of its own that every caller awaits (`AsyncCreation`), instead of parking a thread, and what
+// `ThreadResolutionState` tracks per thread, `TaskResolutionState` tracks per task, across awaits.
+// A `MainActorFactory` is a synchronous factory whose closures run main-actor code (`MainActorBridge`); calling it
+// is `@MainActor`, so every step above runs on the main thread.
+//
 // Which lock guards what
 // ======================
-// - A slot's lock (a word from `LockWords`, Slot.swift): its `SlotState`, the registration, instance, sequence and
-//   creation claim. Held for a few instructions, never while user code runs. A box is its factory's slot in the
+// - A slot's lock (a word from `LockWordPool`, Slot.swift): its `SlotState`, the registration, instance, sequence
+//   and creation. Held for a few instructions, never while user code runs. A box is its factory's slot in the
 //   process's world.
-// - `LockWords`: the pool of lock words, taken when a box is made and dies; it takes no other lock.
+// - `LockWordPool`: the pool of lock words, taken when a box is made and dies; it takes no other lock.
 // - Across `fork()`: the process's world's lock, then `WaitsFor`'s and the pool's (leaves), are taken before the
 //   fork, so the child gets those tables whole. A lock held to change (`withLock`, not `reading`) by a thread the
 //   child does not have stops the child with a message (CForge).
@@ -46,28 +57,19 @@
 //   push/pop stack) and its epoch. A world's lock is taken before a slot's, and a slot's before its cells', never
 //   the other way round.
 // - `Parking`: where threads wait for a claim to end; one futex word on Linux.
-// - Per thread, no lock: the depth, the graph scope's instances and the cycle chain (`ResolutionThread`).
+// - Per thread, no lock: the depth, the graph scope's instances and the cycle chain (`ThreadResolutionState`).
 // - `AutoRegistration`, `DecoratorHook`, `TraceHook`: a `Locked` each, never held while their hooks run.
 //
 // Instances that a lock section lets go of are released after the lock (`Garbage`), and their `onDispose` hooks
 // run then: a deinit or a hook is user code.
-//
-// Other kinds of factory
-// ======================
-// - `MainActorFactory` is a `FactoryBox` whose closure runs main-actor code (`MainActorBridge`); calling it is
-//   `@MainActor`, so every step above runs on the main thread.
-// - `AsyncFactory` and `AsyncThrowingFactory` have an `AsyncFactoryBox` and `AsyncSlot`s in the same worlds: a hit
-//   as above; a miss starts one creation in a task of its own that every caller awaits (`AsyncCreation`), and
-//   publishes through the same `World.publish`. What `ResolutionThread` tracks per thread, `AsyncResolution`
-//   tracks per task, across awaits.
 
-/// The object a `Factory`, `ParameterFactory`, `MainActorFactory` or `MainActorParameterFactory` holds: its
-/// closures, scope, declaration site, and its state in the process's world. It knows no types: it makes, keeps and
+/// The object every factory holds (`Factory`, `ParameterFactory`, the main-actor and async ones): its closures,
+/// scope, declaration site, and its state in the process's world. It knows no types: it makes, keeps and
 /// returns instances as `AnyObject`s (``Representation``), and the typed shell that holds it turns them into `T`s.
 ///
 /// Its identity is the factory's identity. Everything that registrations and scopes change lives in a slot of the
 /// current ``World``: in the process's world, the box itself (Slot.swift); in an isolated world, a box made from
-/// the same definition for that world (``makeSlot(registration:)``), whose identity is not the factory's. Keeping
+/// the same definition for that world (``newSlot(registration:)``), whose identity is not the factory's. Keeping
 /// the process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
 ///
 /// Nothing in it is generic, so it is compiled once, in Forge: a call site is specialized only for the conversion
@@ -88,13 +90,27 @@ final class FactoryBox: @unchecked Sendable {
     /// (``Factory/timeToLive(_:)``, ``ParameterFactory/scopeOnParameters``) changes how instances are kept.
     let path: Path
     /// How the instances are kept as objects, which the typed shell reads to convert them back.
-    @usableFromInline let representation: Representation
+    let representation: Representation
     /// The slot's lock, and a summary of its state read without the lock (``hasRegistration``), from
-    /// ``LockWords``.
-    let words: UnsafeMutablePointer<UInt32> = LockWords.shared.take()
+    /// ``LockWordPool``.
+    let words: UnsafeMutablePointer<UInt32> = LockWordPool.shared.take()
     /// The slot's registration, instance and creation. Touched only under the lock, through ``withLock(_:)``:
     /// exclusivity is the lock's to enforce, not the runtime's.
     @exclusivity(unchecked) var state: SlotState
+
+    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`, with
+    /// `closure` (`nil` when promised). The shells call it from their inlinable initializers, with a closure
+    /// specialized there.
+    @usableFromInline
+    convenience init<P, T>(
+        declaring typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
+        line: UInt, closure: Maker?, throwsOnCancellation: Bool = false
+    ) {
+        var definition = FactoryDefinition(typeName, P.self, T.self, scope: scope, fileID: fileID, line: line)
+        definition.closure = closure
+        definition.throwsOnCancellation = throwsOnCancellation
+        self.init(definition)
+    }
 
     /// A factory declared with `definition`.
     init(_ definition: FactoryDefinition) {
@@ -120,7 +136,7 @@ final class FactoryBox: @unchecked Sendable {
         if registration != nil { LockWord.store(1, to: words + 1) }
     }
 
-    deinit { LockWords.shared.giveBack(words) }
+    deinit { LockWordPool.shared.giveBack(words) }
 
     /// Whether the factory was declared with ``Factory/promised(scope:fileID:line:)``: it has no closure of its own.
     var isPromised: Bool { definition.closure == nil }
@@ -140,20 +156,55 @@ final class FactoryBox: @unchecked Sendable {
     }
 
     /// A new slot for an isolated world, starting with `registration` or none.
-    func makeSlot(registration: Registration?) -> FactoryBox {
+    func newSlot(registration: Registration?) -> FactoryBox {
         FactoryBox(slotOf: self, registration: registration)
     }
 
     // MARK: Resolution
 
     /// Resolves the factory with the parameter `parameter` points to (``UnsafeRawPointer/noParameter`` for none), in
-    /// the current world, and returns the instance as ``representation`` keeps it.
+    /// the current world: the typed edge of every synchronous call site. Only this is specialized for `T` there: a
+    /// temporary of `T`'s size that ``resolve(_:into:)`` fills.
+    @inlinable
+    func resolve<T>(_ parameter: UnsafeRawPointer, as _: T.Type = T.self) -> T {
+        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            let result = buffer.baseAddress.unsafelyUnwrapped
+            resolve(parameter, into: UnsafeMutableRawPointer(result))
+            return result.move()
+        }
+    }
+
+    /// Resolves the factory with the parameter `parameter` points to, and initializes the `T` at `result` with the
+    /// instance.
     @usableFromInline
-    func resolve(_ parameter: UnsafeRawPointer) -> AnyObject {
+    func resolve(_ parameter: UnsafeRawPointer, into result: UnsafeMutableRawPointer) {
+        store(resolveObject(parameter), into: result)
+    }
+
+    /// The `T` that `object`, an instance of this factory as ``representation`` keeps it, stands for: the typed
+    /// edge of an async call site.
+    @inlinable
+    func value<T>(of object: __owned AnyObject, as _: T.Type = T.self) -> T {
+        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            let result = buffer.baseAddress.unsafelyUnwrapped
+            store(object, into: UnsafeMutableRawPointer(result))
+            return result.move()
+        }
+    }
+
+    /// Initializes the `T` at `result` with the instance `object` stands for, taking `object` over.
+    @usableFromInline
+    func store(_ object: __owned AnyObject, into result: UnsafeMutableRawPointer) {
+        representation.store(object, into: result, valueType: definition.valueType)
+    }
+
+    /// Resolves the factory with the parameter `parameter` points to, in the current world, and returns the
+    /// instance as ``representation`` keeps it.
+    func resolveObject(_ parameter: UnsafeRawPointer) -> AnyObject {
         // While no isolated world exists, no decorator is set and AutoRegistering has run, the slot is the box
         // itself, borrowed: a retain of the slot would make threads hitting the same factory share one more
         // reference count.
-        if ResolutionFlags.allClear() { return resolve(parameter, in: self) }
+        if FastPathWord.allClear() { return resolve(parameter, in: self) }
         if TraceHook.isActive { return resolveTraced(parameter) }
         let object = currentSlot()._withUnsafeGuaranteedRef { slot in resolve(parameter, in: slot) }
         if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(object)) }
@@ -163,11 +214,11 @@ final class FactoryBox: @unchecked Sendable {
     func resolve(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         switch path {
         case .unique:
-            return make(parameter, in: slot)
+            return runClosure(parameter, in: slot)
         case .stored:
-            return slot.reading { $0.instance } ?? makeOnce(parameter, in: slot)
+            return slot.reading { $0.instance } ?? createOnce(parameter, in: slot)
         case .weak:
-            return slot.reading { $0.sharedObject } ?? makeOnce(parameter, in: slot)
+            return slot.reading { $0.sharedObject } ?? createOnce(parameter, in: slot)
         case .graph:
             return graphInstance(parameter, in: slot)
         case .modified:

@@ -16,9 +16,9 @@ final class World: Sendable {
     static let global = World(isGlobal: true, initial: [:], runContext: .process, description: "the process's world")
 
     /// Whether any isolated world exists. While none does, resolution never reads ``isolated``. The count (in
-    /// ``ResolutionFlags``) is of worlds, not calls, so that a `Task { }` that outlives its isolated call keeps
+    /// ``FastPathWord``) is of worlds, not calls, so that a `Task { }` that outlives its isolated call keeps
     /// its world.
-    static var isolatedWorldsExist: Bool { ResolutionFlags.current >= ResolutionFlags.oneIsolatedWorld }
+    static var isolatedWorldsExist: Bool { FastPathWord.current >= FastPathWord.oneIsolatedWorld }
 
     /// The isolated world of the current task, if any.
     @TaskLocal static var isolated: World?
@@ -82,13 +82,13 @@ final class World: Sendable {
         self.state = isGlobal
             ? Locked(State(initial: initial, baseline: initial), heldAcrossForkWithRank: 0)
             : Locked(State(initial: initial, baseline: initial))
-        if !isGlobal { ResolutionFlags.add(ResolutionFlags.oneIsolatedWorld) }
+        if !isGlobal { FastPathWord.add(FastPathWord.oneIsolatedWorld) }
     }
 
     deinit {
         guard !isGlobal else { return }
         resetScopes { _ in true }  // the world's scopes let go of their instances: `onDispose` hooks run
-        ResolutionFlags.add(-ResolutionFlags.oneIsolatedWorld)
+        FastPathWord.add(-FastPathWord.oneIsolatedWorld)
     }
 
     /// Advanced by every change, as its last step; read by creations before they run their closure.
@@ -118,7 +118,7 @@ final class World: Sendable {
         let id = ObjectIdentifier(box)
         if let entry = state.slots[id] { return entry.slot }
         let registration = state.initial[id]?.registration
-        let slot = box.makeSlot(registration: registration)
+        let slot = box.newSlot(registration: registration)
         state.slots[id] = (box, slot)
         state.unretainedSlots[id] = Unmanaged.passUnretained(slot)
         if let registration {

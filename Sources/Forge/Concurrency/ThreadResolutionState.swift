@@ -12,7 +12,7 @@ internal import CForge
 /// is in an object kept in C thread-local storage and released when the thread exits; a thread-exit destructor
 /// that resolves after that gets a new object (see `forge_set_thread_object`).
 @usableFromInline
-final class ResolutionThread {
+final class ThreadResolutionState {
     /// The factories whose closures run on this thread, outermost first, while cycle detection is on. Each is in
     /// the middle of resolving, so it is alive.
     //
@@ -28,7 +28,7 @@ final class ResolutionThread {
     /// While tracing, the factories whose traced resolutions run on this thread, outermost first.
     var traced: [String] = []
     /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
-    var tracedInside: AsyncResolution?
+    var tracedInside: TaskResolutionState?
     /// Whether ``withTraceSuspended(_:)`` runs: resolutions start trees of their own, even inside an async one.
     private(set) var isTraceSuspended = false
     /// ``SharedContainer/Diagnostics/printTree``'s events of the current top-level resolution.
@@ -44,7 +44,7 @@ final class ResolutionThread {
     func withTraceSuspended<R>(_ body: () -> R) -> R {
         var traced: [String] = []
         var printed: [ResolutionEvent] = []
-        var inside: AsyncResolution?
+        var inside: TaskResolutionState?
         var suspended = true
         swap(&traced, &self.traced)
         swap(&printed, &self.printed)
@@ -60,17 +60,17 @@ final class ResolutionThread {
     }
 
     /// The calling thread's state.
-    static var current: ResolutionThread { withCurrent { $0 } }
+    static var current: ThreadResolutionState { withCurrent { $0 } }
 
     /// Calls `body` with the calling thread's state, borrowed rather than retained: the thread holds it until it
     /// exits.
-    static func withCurrent<R>(_ body: (ResolutionThread) -> R) -> R {
+    static func withCurrent<R>(_ body: (ThreadResolutionState) -> R) -> R {
         if let raw = forge_thread_object() {
-            return Unmanaged<ResolutionThread>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+            return Unmanaged<ThreadResolutionState>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
         }
-        let made = ResolutionThread()
+        let made = ThreadResolutionState()
         forge_set_thread_object(Unmanaged.passRetained(made).toOpaque()) { raw in
-            Unmanaged<ResolutionThread>.fromOpaque(raw).release()
+            Unmanaged<ThreadResolutionState>.fromOpaque(raw).release()
         }
         return body(made)
     }

@@ -30,10 +30,9 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor (P) -> T
     ) {
-        var definition = FactoryDefinition(
-            "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)
-        definition.closure = definition.representation.maker { MainActorBridge.run(factory, with: $0) }
-        box = FactoryBox(definition)
+        box = FactoryBox(
+            declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: .of { MainActorBridge.run(factory, with: $0) })
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -43,15 +42,16 @@ public struct MainActorParameterFactory<P, T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorParameterFactory {
-        MainActorParameterFactory(box: FactoryBox(FactoryDefinition(
-            "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)))
+        MainActorParameterFactory(box: FactoryBox(
+            declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: nil))
     }
 
     /// Resolves the dependency with `parameter`, on the main actor, synchronously.
     @MainActor
     @inlinable
     public func callAsFunction(_ parameter: P) -> T {
-        box.representation.value(withUnsafePointer(to: parameter) { box.resolve($0) })
+        withUnsafePointer(to: parameter) { box.resolve($0) }
     }
 
     /// Resolves the dependency with `parameter` on the main actor, or throws a ``ResolutionError`` where a plain
@@ -64,7 +64,7 @@ public struct MainActorParameterFactory<P, T>: Sendable {
 
     /// Overrides the factory's closure, and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @MainActor (P) -> T) {
-        box.register(box.representation.maker { MainActorBridge.run(factory, with: $0) })
+        box.register(.of { MainActorBridge.run(factory, with: $0) })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -107,7 +107,7 @@ extension MainActorParameterFactory {
     private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor (P) -> T)
         -> MainActorParameterFactory
     {
-        MainActorParameterFactory(box: box.adding(condition, box.representation.maker {
+        MainActorParameterFactory(box: box.adding(condition, .of {
             MainActorBridge.run(factory, with: $0)
         }))
     }

@@ -10,12 +10,12 @@
 /// never freed, and pairs that dead boxes gave back. Taking a pair costs no allocation, except once per slab.
 ///
 /// Each pair has a cache line of its own, so that threads locking different factories do not write to one line.
-struct LockWords: Sendable {
+struct LockWordPool: Sendable {
     /// Two words: the lock (`LockWord`), then the summary.
     typealias Pair = UnsafeMutablePointer<UInt32>
 
     /// The pool every box takes its words from. (Another pool is for tests: its slabs are never freed either.)
-    static let shared = LockWords(heldAcrossFork: true)
+    static let shared = LockWordPool(heldAcrossFork: true)
 
     private let pool: Locked<Pool>
 

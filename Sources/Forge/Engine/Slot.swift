@@ -3,7 +3,7 @@
 /// One factory's registration, scoped instance and creation in one ``World``, under one lock: a slot.
 ///
 /// A box is its factory's slot in the process's world; an isolated world makes its own, on first use
-/// (``makeSlot(registration:)``). A hit locks the slot to read, copies the instance out and unlocks. A miss claims
+/// (``newSlot(registration:)``). A hit locks the slot to read, copies the instance out and unlocks. A miss claims
 /// the creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the world
 /// (``World/publish(_:listedAs:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
 extension FactoryBox: StateLock {
@@ -53,12 +53,12 @@ extension FactoryBox: StateLock {
     /// The slot of the instance kept for the parameter value `key`, made on first use.
     ///
     /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve. The cell may be let go of
-    /// (retired) before the caller claims its creation; ``makeOnce(_:in:registrationFrom:)`` then says so, and the
+    /// (retired) before the caller claims its creation; ``createOnce(_:in:registrationFrom:)`` then says so, and the
     /// caller looks the value's cell up again.
     func cell(for key: AnyHashable) -> FactoryBox {
         // Found to read, so that a child of fork() can take over a lock its parent's thread held only to find one.
         if let cell = reading({ $0.cells[key] }) { return cell }
-        // Made before the lock: making it takes the lock word pool's lock, which fork() takes first (LockWords), and
+        // Made before the lock: making it takes the lock word pool's lock, which fork() takes first (LockWordPool), and
         // a thread waiting for it here would hold this slot's lock, to change it, across the fork.
         let made = FactoryBox(slotOf: self, registration: nil)
         return withLockReleasingAfterwards { state, garbage in

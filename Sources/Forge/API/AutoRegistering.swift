@@ -42,7 +42,7 @@ enum AutoRegistration {
 
     /// Runs the registrations if they have not run; returns at once when they have.
     static func ensure() {
-        if ResolutionFlags.current & ResolutionFlags.autoRegistrationPending != 0 { runIfNeeded() }
+        if FastPathWord.current & FastPathWord.autoRegistrationPending != 0 { runIfNeeded() }
     }
 
     /// Whether this thread is inside `registerAllServices()`: what it registers is the baseline.
@@ -51,8 +51,9 @@ enum AutoRegistration {
     }
 
     private static func runIfNeeded() {
-        switch state.buffer.valueOrClaim(reading: { $0.isDone ? () : nil }) {
-        case .value, .reentered:
+        var done: Void?
+        switch state.buffer.valueOrClaim(&done, reading: { $0.isDone ? () : nil }) {
+        case .found, .reentered:
             return  // done, or a resolution inside registerAllServices() itself
         case .waitCycle:
             Report.circularDependencyAcrossThreads(waitingFor: "registerAllServices()")
@@ -61,7 +62,7 @@ enum AutoRegistration {
                 (Container.self as AnyClass as? any AutoRegistering.Type)?.registerAllServices()
             }
             state.buffer.finishCreation { $0.isDone = true }
-            ResolutionFlags.add(-ResolutionFlags.autoRegistrationPending)
+            FastPathWord.add(-FastPathWord.autoRegistrationPending)
         }
     }
 }

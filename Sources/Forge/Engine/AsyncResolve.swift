@@ -12,13 +12,13 @@ internal import CForge
 /// - `cached`, `singleton` and `shared` (and custom scopes of those kinds) run a miss's closure in a task of its
 ///   own, recorded in the slot (``AsyncCreation``), which every caller meanwhile awaits. It notes the world's
 ///   epoch first, and publishes the instance through the world, which caches it only if the epoch has not moved.
-/// - `graph` keeps one instance per top-level async resolution, in ``AsyncResolution``.
+/// - `graph` keeps one instance per top-level async resolution, in ``TaskResolutionState``.
 extension FactoryBox {
     /// The kept instance, when the process's world has one and no decorator, trace or isolated world is set: found
     /// with no await.
     @usableFromInline
     func asyncHit() -> AnyObject? {
-        guard path == .stored && ResolutionFlags.allClear() else { return nil }
+        guard path == .stored && FastPathWord.allClear() else { return nil }
         return reading { $0.instance }
     }
 
@@ -50,7 +50,7 @@ extension FactoryBox {
             : try await resolveAsync(parameter, in: slot, world: world)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
         if DecoratorHook.isActive {
-            ResolutionThread.current.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) }
+            ThreadResolutionState.current.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) }
         }
         return made
     }
@@ -59,18 +59,18 @@ extension FactoryBox {
         -> AnyObject
     {
         switch kind {
-        case .unique: try await makeAsync(parameter, in: slot, world: world)
+        case .unique: try await runClosureAsync(parameter, in: slot, world: world)
         case .graph: try await graphInstanceAsync(parameter, in: slot, world: world)
-        case .cached, .singleton, .shared: try await makeOnceAsync(parameter, in: slot, world: world)
+        case .cached, .singleton, .shared: try await createOnceAsync(parameter, in: slot, world: world)
         }
     }
 
     /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
-    private func makeAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws -> AnyObject {
-        AsyncResolution.checkCycle(self)
+    private func runClosureAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws -> AnyObject {
+        TaskResolutionState.checkCycle(self)
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let make = registration?.make ?? closureForCurrentContext()
-        return try await AsyncResolution.making(self) { MadeObject(object: try await make.runAsync(with: parameter)) }
+        return try await TaskResolutionState.making(self) { MadeObject(object: try await make.runAsync(with: parameter)) }
             .object
     }
 
@@ -82,7 +82,7 @@ extension FactoryBox {
     }
 
     /// The scope's instance, or the outcome of the one creation that makes it, which this caller starts or joins.
-    private func makeOnceAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+    private func createOnceAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
         -> AnyObject
     {
         let isShared = kind == .shared
@@ -90,7 +90,7 @@ extension FactoryBox {
             var garbage = Garbage()
             slot.dropInstance(expiredBy: world.runContext.now(), garbage: &garbage)
             // An expired instance's dispose hook is no part of this resolution.
-            if !garbage.isEmpty { ResolutionThread.current.withTraceSuspended { garbage.empty() } }
+            if !garbage.isEmpty { ThreadResolutionState.current.withTraceSuspended { garbage.empty() } }
         }
         while true {
             let step: Step = slot.withLock { state in
@@ -129,7 +129,7 @@ extension FactoryBox {
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)  // a slot is not Sendable
         let result: Result<MadeObject, any Error>
         do {
-            result = .success(MadeObject(object: try await makeAsync(parameter, in: slot, world: world)))
+            result = .success(MadeObject(object: try await runClosureAsync(parameter, in: slot, world: world)))
         } catch {
             result = .failure(error)
         }
@@ -158,12 +158,12 @@ extension FactoryBox {
     private func graphInstanceAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
         -> AnyObject
     {
-        guard let enclosing = AsyncResolution.current, enclosing.factory != nil else {
-            return try await makeAsync(parameter, in: slot, world: world)  // top level: nothing later can ask again
+        guard let enclosing = TaskResolutionState.current, enclosing.factory != nil else {
+            return try await runClosureAsync(parameter, in: slot, world: world)  // top level: nothing later can ask again
         }
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded }
-        let made = try await makeAsync(parameter, in: slot, world: world)
+        let made = try await runClosureAsync(parameter, in: slot, world: world)
         guard !isNil(made) else { return made }
         return graph.record(made, of: self)
     }
@@ -172,7 +172,7 @@ extension FactoryBox {
     /// unfulfilled promise, or a circular dependency this resolution would close in the current task.
     func checkResolvableAsync() throws(ResolutionError) {
         let world = World.current
-        if let chain = AsyncResolution.cycle(closedBy: self) {
+        if let chain = TaskResolutionState.cycle(closedBy: self) {
             throw ResolutionError.circularDependency(chain, in: world)
         }
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
@@ -195,20 +195,20 @@ extension FactoryBox {
     private func resolveTracedAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
         -> AnyObject
     {
-        let thread = ResolutionThread.current
+        let thread = ThreadResolutionState.current
         if thread.isSendingTrace { return try await resolveAsync(parameter, in: slot, world: world) }
         // A top-level resolution starts a tree that its nested resolutions, in whatever task, join.
-        guard let enclosing = AsyncResolution.current else {
-            let root = AsyncResolution(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
+        guard let enclosing = TaskResolutionState.current else {
+            let root = TaskResolutionState(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
             // A failed resolution sends no event: its tree ends without the root's.
             defer { TreePrinter.end(root.tree) }
             let parameter = SendableParameter(value: parameter)
-            return try await AsyncResolution.$current.withValue(root) {
+            return try await TaskResolutionState.$current.withValue(root) {
                 MadeObject(object: try await resolveTracedAsync(parameter.value, in: slot, world: world))
             }.object
         }
         let isGraphHit = kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil
-        let source = isGraphHit ? .graph : source(in: slot, holder: slot, world: world)
+        let source = isGraphHit ? .graph : source(in: slot, target: slot, world: world)
         let started = forge_monotonic_seconds()
         let made = try await resolveAsync(parameter, in: slot, world: world)
         let duration = forge_monotonic_seconds() - started
@@ -216,7 +216,7 @@ extension FactoryBox {
             factory: declaration, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
             source: source, duration: duration, depth: enclosing.chain.count,
             parent: enclosing.chain.last?.declaration, started: started, tree: enclosing.tree),
-            on: ResolutionThread.current)
+            on: ThreadResolutionState.current)
         return made
     }
 }
@@ -225,17 +225,4 @@ extension FactoryBox {
 /// closure from capturing the caller's variable.)
 struct SendableParameter: Sendable {
     let value: any Sendable
-}
-
-extension FactoryBox {
-    /// The box of an async factory declared as a `typeName` at `fileID`:`line`, with `closure` (`nil` when promised).
-    static func async<P: Sendable, T: Sendable>(
-        _ typeName: StaticString, scope: SharedContainer.Scope?, fileID: StaticString, line: UInt,
-        throwsOnCancellation: Bool, closure: (@Sendable (P) async throws -> T)?
-    ) -> FactoryBox {
-        var definition = FactoryDefinition(typeName, P.self, T.self, scope: scope, fileID: fileID, line: line)
-        definition.closure = closure.map(definition.representation.maker)
-        definition.throwsOnCancellation = throwsOnCancellation
-        return FactoryBox(definition)
-    }
 }

@@ -45,9 +45,9 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async -> T
     ) {
-        box = .async("AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false) {
-            (_: Void) in await factory()
-        }
+        box = FactoryBox(
+            declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: .ofAsync { (_: Void) in await factory() }, throwsOnCancellation: false)
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -63,9 +63,9 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncFactory {
-        AsyncFactory(box: .async(
-            "AsyncFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: false,
-            closure: nil as (@Sendable (Void) async throws -> T)?))
+        AsyncFactory(box: FactoryBox(
+            declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil,
+            throwsOnCancellation: false))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when the
@@ -93,13 +93,13 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
     @inlinable
     public func callAsFunction() async -> T {
-        if let instance = box.asyncHit() { return box.representation.value(instance) }
-        return box.representation.value(await box.resolveAsyncWithoutThrowing())
+        if let instance = box.asyncHit() { return box.value(of: instance) }
+        return box.value(of: await box.resolveAsyncWithoutThrowing())
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () async -> T) {
-        box.register(box.representation.maker { (_: Void) in await factory() })
+        box.register(.ofAsync { (_: Void) in await factory() })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -110,22 +110,22 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 
     /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onTest(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.test, box.representation.maker { (_: Void) in await factory() }))
+        AsyncFactory(box: box.adding(.test, .ofAsync { (_: Void) in await factory() }))
     }
 
     /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onDebug(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.debug, box.representation.maker { (_: Void) in await factory() }))
+        AsyncFactory(box: box.adding(.debug, .ofAsync { (_: Void) in await factory() }))
     }
 
     /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onPreview(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.preview, box.representation.maker { (_: Void) in await factory() }))
+        AsyncFactory(box: box.adding(.preview, .ofAsync { (_: Void) in await factory() }))
     }
 
     /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onArg(_ argument: String, _ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.argument(argument), box.representation.maker { (_: Void) in await factory() }))
+        AsyncFactory(box: box.adding(.argument(argument), .ofAsync { (_: Void) in await factory() }))
     }
 }
 
@@ -158,9 +158,9 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        box = .async("AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true) {
-            (_: Void) in try await factory()
-        }
+        box = FactoryBox(
+            declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: .ofAsync { (_: Void) in try await factory() }, throwsOnCancellation: true)
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -170,9 +170,9 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: .async(
-            "AsyncThrowingFactory", scope: scope, fileID: fileID, line: line, throwsOnCancellation: true,
-            closure: nil as (@Sendable (Void) async throws -> T)?))
+        AsyncThrowingFactory(box: FactoryBox(
+            declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil,
+            throwsOnCancellation: true))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process (see
@@ -196,13 +196,13 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     /// cancelled while it awaits a creation.
     @inlinable
     public func callAsFunction() async throws -> T {
-        if let instance = box.asyncHit() { return box.representation.value(instance) }
-        return box.representation.value(try await box.resolveAsync())
+        if let instance = box.asyncHit() { return box.value(of: instance) }
+        return box.value(of: try await box.resolveAsync())
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable () async throws -> T) {
-        box.register(box.representation.maker { (_: Void) in try await factory() })
+        box.register(.ofAsync { (_: Void) in try await factory() })
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
@@ -213,23 +213,23 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 
     /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onTest(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.test, box.representation.maker { (_: Void) in try await factory() }))
+        AsyncThrowingFactory(box: box.adding(.test, .ofAsync { (_: Void) in try await factory() }))
     }
 
     /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onDebug(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.debug, box.representation.maker { (_: Void) in try await factory() }))
+        AsyncThrowingFactory(box: box.adding(.debug, .ofAsync { (_: Void) in try await factory() }))
     }
 
     /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onPreview(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.preview, box.representation.maker { (_: Void) in try await factory() }))
+        AsyncThrowingFactory(box: box.adding(.preview, .ofAsync { (_: Void) in try await factory() }))
     }
 
     /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
     public func onArg(_ argument: String, _ factory: @escaping @Sendable () async throws -> T)
         -> AsyncThrowingFactory
     {
-        AsyncThrowingFactory(box: box.adding(.argument(argument), box.representation.maker { (_: Void) in try await factory() }))
+        AsyncThrowingFactory(box: box.adding(.argument(argument), .ofAsync { (_: Void) in try await factory() }))
     }
 }

@@ -75,7 +75,7 @@ final class AsyncCreation: Sendable {
     /// The chain to report for `cycle`, the factories of the creations on a cycle of awaits (``AsyncWaits``): the
     /// current resolution's chain, closed by the cycle's first factory when the chain already holds it.
     static func chain(closedBy cycle: [FactoryBox]) -> [FactoryBox] {
-        let chain = AsyncResolution.current?.chain ?? []
+        let chain = TaskResolutionState.current?.chain ?? []
         return chain.contains { $0 === cycle[0] } ? chain + [cycle[0]] : chain + cycle
     }
 

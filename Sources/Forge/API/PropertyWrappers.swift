@@ -201,9 +201,10 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
     /// The stored value; the first read resolves the factory and keeps `store` of its instance.
     @inlinable
     func stored(_ store: (T) -> Stored) -> Stored {
-        switch cell.valueOrClaim(reading: { $0.value }) {
-        case .value(let value):
-            return value
+        var found: Stored?
+        switch cell.valueOrClaim(&found, reading: { $0.value }) {
+        case .found:
+            return found!
         case .reentered:
             factory.box.lazyPropertyReentered()
         case .waitCycle:
@@ -225,8 +226,9 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
     /// Replaces the value for every later read. Waits while another thread makes the first value.
     @inlinable
     func set(_ stored: Stored) {
-        switch cell.valueOrClaim(reading: { _ in nil as Stored? }) {
-        case .value, .reentered:
+        var found: Stored?
+        switch cell.valueOrClaim(&found, reading: { _ in nil as Stored? }) {
+        case .found, .reentered:
             factory.box.lazyPropertyReentered()
         case .waitCycle:
             factory.box.lazyPropertyInACycle()

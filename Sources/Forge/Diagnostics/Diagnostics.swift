@@ -43,7 +43,7 @@ enum Report {
     /// off (release builds), a cycle through `unique` factories gets here instead of overflowing the stack.
     static func tooDeep(_ factory: FactoryBox, depth: Int) -> Never {
         fatalError(ResolutionError.nestedTooDeep(
-            factory.declaration, depth: depth, limit: ResolutionThread.depthLimit, in: World.current
+            factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current
         ).description)
     }
 

@@ -2,7 +2,7 @@
 
 /// What a resolution of an async factory tracks while its closure runs: the chain of factories being made, the
 /// `graph` scope's instances and the trace's tree. A task-local, so it follows the closure across suspension points
-/// and into the tasks it starts, as ``ResolutionThread`` follows a synchronous closure on its thread.
+/// and into the tasks it starts, as ``ThreadResolutionState`` follows a synchronous closure on its thread.
 ///
 /// Cycles are found two ways, neither of which can report one that is not there:
 /// - a closure that resolves its own factory inline, in the task that runs it (`unique`, `graph`), finds it among
@@ -10,10 +10,10 @@
 ///   runs beside the closure, not inside it, so the chain is not its own;
 /// - a task that would await a creation finds, through ``AsyncWaits``, whether the task running that creation
 ///   awaits, directly or through others, a creation this task runs.
-final class AsyncResolution: Sendable {
+final class TaskResolutionState: Sendable {
     /// The factory whose closure this is; `nil` for the root a traced top-level resolution starts.
     let factory: FactoryBox?
-    let parent: AsyncResolution?
+    let parent: TaskResolutionState?
     /// The task that runs the closure.
     let task: TaskIdentity
     /// The `graph` scope's instances of the current top-level async resolution.
@@ -24,9 +24,9 @@ final class AsyncResolution: Sendable {
     private let finished = AtomicCounter()
 
     /// The current task's, or `nil` outside any async factory's closure.
-    @TaskLocal static var current: AsyncResolution?
+    @TaskLocal static var current: TaskResolutionState?
 
-    init(factory: FactoryBox?, parent: AsyncResolution?, task: TaskIdentity) {
+    init(factory: FactoryBox?, parent: TaskResolutionState?, task: TaskIdentity) {
         self.factory = factory
         self.parent = parent
         self.task = task
@@ -37,7 +37,7 @@ final class AsyncResolution: Sendable {
     /// The factories whose closures enclose this resolution, outermost first, this one's last.
     var chain: [FactoryBox] {
         var chain: [FactoryBox] = []
-        var node: AsyncResolution? = self
+        var node: TaskResolutionState? = self
         while let current = node {
             if let factory = current.factory { chain.append(factory) }
             node = current.parent
@@ -54,7 +54,7 @@ final class AsyncResolution: Sendable {
     /// closure is already running in this task, around this call. `nil` when there is none.
     static func cycle(closedBy factory: FactoryBox) -> [FactoryBox]? {
         guard let current, let task = TaskIdentity.current else { return nil }
-        var node: AsyncResolution? = current
+        var node: TaskResolutionState? = current
         while let resolution = node, resolution.task == task && resolution.finished.value == 0 {
             if resolution.factory === factory { return current.chain + [factory] }
             node = resolution.parent
@@ -64,7 +64,7 @@ final class AsyncResolution: Sendable {
 
     /// Runs `body` as `factory`'s closure, in the current task.
     static func making<R>(_ factory: FactoryBox, _ body: () async throws -> R) async throws -> R {
-        let next = AsyncResolution(factory: factory, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
+        let next = TaskResolutionState(factory: factory, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
         defer { next.finished.store(1) }
         return try await $current.withValue(next, operation: body)
     }

@@ -24,24 +24,25 @@ public struct ParameterFactory<P, T>: Sendable {
     ///   - fileID: The declaration site, for messages. Leave the default.
     ///   - line: The declaration line, for messages. Leave the default.
     ///   - factory: Makes an instance from the parameter.
+    @inlinable
     public init(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) -> T
     ) {
-        var definition = FactoryDefinition("ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)
-        definition.closure = definition.representation.maker(factory)
-        box = FactoryBox(definition)
+        box = FactoryBox(
+            declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: .of(factory))
     }
 
-    init(box: FactoryBox) { self.box = box }
+    @usableFromInline init(box: FactoryBox) { self.box = box }
 
     /// Declares a parameter factory that has no implementation of its own: the app registers one. See
     /// ``Factory/promised(scope:fileID:line:)``.
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> ParameterFactory {
-        ParameterFactory(box: FactoryBox(FactoryDefinition(
-            "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line)))
+        ParameterFactory(box: FactoryBox(
+            declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop
@@ -54,12 +55,12 @@ public struct ParameterFactory<P, T>: Sendable {
     /// Resolves the dependency with `parameter`.
     @inlinable
     public func callAsFunction(_ parameter: P) -> T {
-        box.representation.value(withUnsafePointer(to: parameter) { box.resolve($0) })
+        withUnsafePointer(to: parameter) { box.resolve($0) }
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
     public func register(factory: @escaping @Sendable (P) -> T) {
-        box.register(box.representation.maker(factory))
+        box.register(.of(factory))
     }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.
