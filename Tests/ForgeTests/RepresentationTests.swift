@@ -114,20 +114,34 @@ extension Container {
     }
 }
 
-/// The decorator sees the instance the closure made, never the holder the engine keeps it in.
+private struct DecoratedValue {}
+private protocol DecoratedProtocol {}
+private struct DecoratedConformer: DecoratedProtocol {}
+private final class DecoratedObject: Greeter { var name: String { "decorated" } }
+
+extension Container {
+    fileprivate static let decoratedValue = Factory(scope: .cached) { DecoratedValue() }
+    fileprivate static let decoratedExistential = Factory<any DecoratedProtocol> { DecoratedConformer() }
+    fileprivate static let decoratedShared = Factory<any Greeter>(scope: .shared) { DecoratedObject() }
+}
+
+/// The decorator sees the instance the closure made, never the holder the engine keeps it in. (The decorator is
+/// global: it records only this suite's types, which no other test resolves.)
 @Suite(.serialized) struct DecoratedRepresentationTests {
     @Test func theDecoratorSeesValuesNotHolders() {
         let seen = Locked<[String]>([])
         Container.Decorator.decorate = { instance in
-            seen.mutate { $0.append(String(describing: type(of: instance))) }
+            let name = String(describing: type(of: instance))
+            if name.hasPrefix("Decorated") { seen.mutate { $0.append(name) } }
         }
         defer { Container.Decorator.decorate = nil }
         Container.Registrations.isolated {
-            _ = Container.wide()
-            _ = Container.shape()
-            _ = Container.greeter()
-            _ = Container.greeter()
+            _ = Container.decoratedValue()
+            _ = Container.decoratedExistential()
+            let shared = Container.decoratedShared()
+            _ = Container.decoratedShared()  // a hit: the class instance the scope holds weakly
+            withExtendedLifetime(shared) {}
         }
-        #expect(seen.value == ["Wide", "Triangle", "NamedGreeter", "NamedGreeter"])
+        #expect(seen.value == ["DecoratedValue", "DecoratedConformer", "DecoratedObject", "DecoratedObject"])
     }
 }

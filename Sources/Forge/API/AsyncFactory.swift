@@ -82,7 +82,9 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncFactory {
-        AsyncFactory(box: box.withDispose { [representation = box.representation] in dispose(representation.value($0)) })
+        AsyncFactory(box: box.withDispose { [representation = box.representation] in
+            dispose(representation.value($0))
+        })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -171,8 +173,8 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncThrowingFactory {
         AsyncThrowingFactory(box: FactoryBox(
-            declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil,
-            throwsOnCancellation: true))
+            declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+            closure: nil, throwsOnCancellation: true))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process (see
@@ -184,7 +186,9 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.withDispose { [representation = box.representation] in dispose(representation.value($0)) })
+        AsyncThrowingFactory(box: box.withDispose { [representation = box.representation] in
+            dispose(representation.value($0))
+        })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.

@@ -11,9 +11,8 @@
 ///
 /// It works as ``AsyncFactory`` does, and as ``ParameterFactory`` does with its parameter: unique unless you give it
 /// a scope, and a scoped one keeps the first instance it makes, whatever parameter later calls pass, until the scope
-/// is reset. It has no `scopeOnParameters` yet: for one instance per value, keep them yourself, in a dictionary a
-/// cached factory holds. `P` and `T` must be `Sendable`: the parameter goes to the task that makes a kept instance,
-/// and the instance to every caller.
+/// is reset; ``scopeOnParameters`` keeps one per parameter value instead. `P` and `T` must be `Sendable`: the
+/// parameter goes to the task that makes a kept instance, and the instance to every caller.
 public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     @usableFromInline let box: FactoryBox
 
@@ -54,7 +53,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop the
     /// process. See ``AsyncFactory/tryResolve()``.
     public func tryResolve(_ parameter: P) async throws(ResolutionError) -> T {
-        try box.checkResolvableAsync()
+        try box.checkResolvableAsync(parameter)
         return await self(parameter)
     }
 
@@ -105,5 +104,24 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
     public func timeToLive(_ seconds: Double) -> AsyncParameterFactory {
         AsyncParameterFactory(box: box.withTimeToLive(seconds))
+    }
+}
+
+extension AsyncParameterFactory where P: Hashable {
+    /// Keeps one instance per parameter value in the factory's scope, instead of one for every value: each value's
+    /// instance is made once, by one creation that every caller with that value awaits. See
+    /// ``ParameterFactory/scopeOnParameters``.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let document = AsyncParameterFactory<DocumentID, Document>(scope: .cached) { await .load($0) }
+    ///         .scopeOnParameters
+    /// }
+    /// ```
+    public var scopeOnParameters: AsyncParameterFactory {
+        AsyncParameterFactory(box: box.modifiedForScope("scopeOnParameters") {
+            // The engine gives an async factory's key the parameter as `any Sendable`, by pointer.
+            $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: (any Sendable).self).pointee as! P) }
+        })
     }
 }

@@ -180,8 +180,7 @@ public struct WeakLazyInjected<T> {
 /// factory with no lock held; threads that read meanwhile wait for it (``Creation``, as a scoped instance's).
 ///
 /// Later reads lock the cell and copy the value out. (Reading a first value that never changes without the lock
-/// made a repeated read 15% faster in one run of Benchmarks/engine.sh, 17.0 against 20.0 ns: too little for a
-/// second way to read.)
+/// made a repeated read a little faster in Benchmarks/engine.sh: too little for a second way to read.)
 @usableFromInline
 struct LazyBox<T, Stored>: @unchecked Sendable {
     // @unchecked: the cell is a lock with its state; the factory in it is Sendable and immutable. Weak references

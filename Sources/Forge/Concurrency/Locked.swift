@@ -1,6 +1,6 @@
 // Forge: state that lives inside its own lock.
-// Public, so that the lock operations below can be inlined into the hit path that clients specialize; clients do
-// not see CForge's functions (nothing is re-exported).
+// Public, so that the lock operations below can be inlined into the lazy property wrappers' cells (`LazyBox`), which
+// clients specialize; clients do not see CForge's functions (nothing is re-exported).
 public import CForge
 
 /// State that is only ever touched under its own lock, shareable across threads: a ``LockedBuffer``.
@@ -27,8 +27,7 @@ struct Locked<State>: @unchecked Sendable {
 }
 
 /// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
-/// slot. What scopes do with a kept instance (``dropAllInstances(garbage:)`` and the others) is written once, for
-/// a box and an ``AsyncSlot``.
+/// slot.
 protocol StateLock: AnyObject {
     associatedtype State
     /// Runs `body` with the state, holding the lock.
@@ -130,9 +129,7 @@ struct Garbage {
 /// The lock operations on a word, for ``Locked``.
 ///
 /// `lock`, `unlock` and `load` are inlinable: the uncontended lock is one compare-and-swap in C's header, and a call
-/// to a Forge function around it cost more than the swap. Benchmarks/engine.sh, alternated in one session, before
-/// and after: unique 80.7 → 76.3 ns, parameter 77.9 → 73.4, a graph of one instance shared by 3 dependents 381 →
-/// 353; singleton and cached hits unchanged; 94 bytes of code per call site before and after (Benchmarks/README.md).
+/// to a Forge function around it cost more than the swap (Benchmarks/README.md, "Inlined lock operations").
 @usableFromInline
 enum LockWord {
     @usableFromInline static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }

@@ -18,7 +18,7 @@ final class ThreadResolutionState {
     //
     // Only the owning thread touches these, and a deinit that runs while one is emptied may add to another, never
     // overlap an access to the same one: no exclusivity checks. (Checking them, with a new array for each top-level
-    // resolution, took the graph scope's shared instance from 220 to 350 ns in runs of Benchmarks/engine.sh.)
+    // resolution, made the graph scope's shared instance half again as slow, in runs of Benchmarks/engine.sh.)
     @exclusivity(unchecked) var chain: [FactoryBox] = []
     /// The `graph` scope's instances of the current top-level resolution, with the factories that made them,
     /// which this keeps alive so that no other factory takes their address meanwhile. A graph holds a handful of

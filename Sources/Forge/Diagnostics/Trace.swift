@@ -154,7 +154,9 @@ extension FactoryBox {
             scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
             started: started, tree: enclosing?.tree), on: thread)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
-        if DecoratorHook.isActive { thread.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) } }
+        if DecoratorHook.isActive {
+            thread.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) }
+        }
         return made
     }
 

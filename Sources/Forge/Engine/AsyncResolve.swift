@@ -59,19 +59,32 @@ extension FactoryBox {
         -> AnyObject
     {
         switch kind {
-        case .unique: try await runClosureAsync(parameter, in: slot, world: world)
-        case .graph: try await graphInstanceAsync(parameter, in: slot, world: world)
-        case .cached, .singleton, .shared: try await createOnceAsync(parameter, in: slot, world: world)
+        case .unique:
+            return try await runClosureAsync(parameter, in: slot, world: world)
+        case .graph:
+            return try await graphInstanceAsync(parameter, in: slot, world: world)
+        case .cached, .singleton, .shared:
+            while true {
+                let cell = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
+                if let made = try await createOnceAsync(parameter, in: cell, registrationFrom: slot, world: world) {
+                    return made
+                }
+                // The slot let go of the cell after it was looked up: a value made in it would be kept nowhere.
+            }
         }
     }
 
     /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
-    private func runClosureAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws -> AnyObject {
+    private func runClosureAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+        -> AnyObject
+    {
         TaskResolutionState.checkCycle(self)
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let make = registration?.make ?? closureForCurrentContext()
-        return try await TaskResolutionState.making(self) { MadeObject(object: try await make.runAsync(with: parameter)) }
-            .object
+        let made = try await TaskResolutionState.making(self) {
+            MadeObject(object: try await make.runAsync(with: parameter))
+        }
+        return made.object
     }
 
     /// What a caller of a scope that keeps instances does next.
@@ -79,21 +92,26 @@ extension FactoryBox {
         case found(AnyObject)
         case await(AsyncCreation)
         case start(AsyncCreation, epoch: Int)
+        case retired
     }
 
-    /// The scope's instance, or the outcome of the one creation that makes it, which this caller starts or joins.
-    private func createOnceAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
-        -> AnyObject
-    {
+    /// The instance `cell` keeps, or the outcome of the one creation that makes it, which this caller starts or
+    /// joins, with the registration of `slot`: `cell` itself, or for an instance kept per parameter value, the
+    /// factory's slot, of which `cell` is a cell. Returns `nil`, making nothing, when `slot` let go of `cell` before
+    /// this caller could start its creation.
+    private func createOnceAsync(
+        _ parameter: any Sendable, in cell: FactoryBox, registrationFrom slot: FactoryBox, world: World
+    ) async throws -> AnyObject? {
         let isShared = kind == .shared
         if definition.timeToLive != nil {
             var garbage = Garbage()
-            slot.dropInstance(expiredBy: world.runContext.now(), garbage: &garbage)
+            cell.dropInstance(expiredBy: world.runContext.now(), garbage: &garbage)
             // An expired instance's dispose hook is no part of this resolution.
             if !garbage.isEmpty { ThreadResolutionState.current.withTraceSuspended { garbage.empty() } }
         }
         while true {
-            let step: Step = slot.withLock { state in
+            let step: Step = cell.withLock { state in
+                if state.isRetired { return .retired }
                 if let instance = isShared ? state.sharedObject : state.instance { return .found(instance) }
                 if let creation = state.asyncCreation { return .await(creation) }
                 let creation = AsyncCreation(of: self)
@@ -102,6 +120,8 @@ extension FactoryBox {
             }
             let throwsOnCancellation = definition.throwsOnCancellation
             switch step {
+            case .retired:
+                return nil
             case .found(let instance):
                 return instance
             case .await(let creation):
@@ -112,7 +132,7 @@ extension FactoryBox {
                 }
             case .start(let creation, let epoch):
                 let parameter = SendableParameter(value: parameter)
-                Task { await self.create(creation, parameter.value, in: world, startedAt: epoch) }
+                Task { await self.create(creation, parameter.value, in: cell, of: slot, world: world, startedAt: epoch) }
                 switch try await creation.outcome(cancellable: throwsOnCancellation) {
                 case .made(let made), .stale(let made): return made.object
                 case .failed(let error): throw error
@@ -121,12 +141,13 @@ extension FactoryBox {
         }
     }
 
-    /// Runs the creation `creation` records, publishes its instance, and ends it for every caller.
-    private func create(_ creation: AsyncCreation, _ parameter: any Sendable, in world: World, startedAt epoch: Int)
-        async
-    {
+    /// Runs the creation `creation` records in `cell`, publishes its instance, listed as `slot`'s, and ends it for
+    /// every caller. A cell with a creation under way is never retired (SlotState.retireCells).
+    private func create(
+        _ creation: AsyncCreation, _ parameter: any Sendable, in cell: FactoryBox, of slot: FactoryBox, world: World,
+        startedAt epoch: Int
+    ) async {
         creation.start()
-        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)  // a slot is not Sendable
         let result: Result<MadeObject, any Error>
         do {
             result = .success(MadeObject(object: try await runClosureAsync(parameter, in: slot, world: world)))
@@ -139,7 +160,7 @@ extension FactoryBox {
         let kept = made.flatMap { isShared ? sharedObject(in: $0) : isNil($0) ? nil : $0 }
         let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
-            slot.withLock { state in
+            cell.withLock { state in
                 state.asyncCreation = nil
                 guard unchanged, let kept else { return (false, unchanged) }
                 if isShared { state.sharedObject = kept } else { state.instance = kept }
@@ -159,7 +180,8 @@ extension FactoryBox {
         -> AnyObject
     {
         guard let enclosing = TaskResolutionState.current, enclosing.factory != nil else {
-            return try await runClosureAsync(parameter, in: slot, world: world)  // top level: nothing later can ask again
+            // The top level: nothing later in it can ask again.
+            return try await runClosureAsync(parameter, in: slot, world: world)
         }
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded }
@@ -170,22 +192,23 @@ extension FactoryBox {
 
     /// Throws what resolving this factory now would stop the process with, as far as can be told before: an
     /// unfulfilled promise, or a circular dependency this resolution would close in the current task.
-    func checkResolvableAsync() throws(ResolutionError) {
+    func checkResolvableAsync(_ parameter: any Sendable = ()) throws(ResolutionError) {
         let world = World.current
         if let chain = TaskResolutionState.cycle(closedBy: self) {
             throw ResolutionError.circularDependency(chain, in: world)
         }
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
+        let target = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
         // A creation under way whose task awaits, directly or through others, one this task runs: awaiting it would
         // close a cycle across tasks.
-        if let creation = slot.reading({ $0.asyncCreation }), let task = TaskIdentity.current,
+        if let creation = target.reading({ $0.asyncCreation }), let task = TaskIdentity.current,
             let cycle = AsyncWaits.cycle(task, awaiting: creation)
         {
             throw ResolutionError.circularDependency(AsyncCreation.chain(closedBy: cycle), in: world)
         }
         guard isPromised else { return }
         let keeps = kind != .unique && kind != .graph
-        if !slot.hasRegistration && !(keeps && holdsLiveInstance(in: slot, world: world)) && !hasContext(in: world) {
+        if !slot.hasRegistration && !(keeps && holdsLiveInstance(in: target, world: world)) && !hasContext(in: world) {
             throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
         }
     }
@@ -208,7 +231,8 @@ extension FactoryBox {
             }.object
         }
         let isGraphHit = kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil
-        let source = isGraphHit ? .graph : source(in: slot, target: slot, world: world)
+        let source = isGraphHit ? .graph : source(
+            in: slot, target: withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }, world: world)
         let started = forge_monotonic_seconds()
         let made = try await resolveAsync(parameter, in: slot, world: world)
         let duration = forge_monotonic_seconds() - started

@@ -2,10 +2,11 @@
 //
 // How a resolution goes
 // =====================
-// The engine knows no types. `Container.api()` is the typed shell (Factory.swift): it calls the non-generic
-// `FactoryBox.resolve(_:)` with a pointer to its parameter (`.noParameter` for none), which returns the instance as
-// an `AnyObject`, and converts that to `T` (`Representation.value(_:)`, Instance.swift): a bit cast when `T` is a
-// class, a load from a `Holder<T>` otherwise. That conversion is all that a call site specializes for `T`.
+// The engine knows no types. `Container.api()` is the typed shell (Factory.swift): it makes a temporary of `T`'s size
+// and calls the non-generic `FactoryBox.resolve(_:into:)` with a pointer to its parameter (`.noParameter` for none).
+// That resolves the instance as an `AnyObject` (`resolveObject`) and stores it into the temporary
+// (`Representation.store`, Instance.swift): the object itself when `T` is a class, a copy of what a `Holder<T>`
+// holds otherwise. The temporary is all that a call site specializes for `T`.
 //
 // A hit (a cached or singleton instance exists):
 // 1. `FastPathWord.allClear()` reads the process-wide word. While it is zero (no isolated world, no decorator, no
@@ -72,9 +73,9 @@
 /// the same definition for that world (``newSlot(registration:)``), whose identity is not the factory's. Keeping
 /// the process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
 ///
-/// Nothing in it is generic, so it is compiled once, in Forge: a call site is specialized only for the conversion
-/// of the returned object to `T` (``Representation/value(_:)``), and declaring a factory of a new type makes the
-/// runtime instantiate no generic type for it.
+/// Nothing in it is generic, so it is compiled once, in Forge: a call site is specialized only for a temporary of
+/// `T` that ``resolve(_:into:)`` fills, and declaring a factory of a new type makes the runtime instantiate no
+/// generic type for it.
 @usableFromInline
 final class FactoryBox: @unchecked Sendable {
     // @unchecked: every stored property is immutable, or the slot's state, which is only touched under its lock.

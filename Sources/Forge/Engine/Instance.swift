@@ -130,13 +130,17 @@ enum Maker {
 
     /// Runs a synchronous factory's closure.
     func run(with parameter: UnsafeRawPointer) -> AnyObject {
-        guard case .sync(let make) = self else { preconditionFailure("Forge: an async closure in a synchronous factory") }
+        guard case .sync(let make) = self else {
+            preconditionFailure("Forge: an async closure in a synchronous factory")
+        }
         return make(parameter)
     }
 
     /// Runs an async factory's closure.
     func runAsync(with parameter: any Sendable) async throws -> AnyObject {
-        guard case .async(let make) = self else { preconditionFailure("Forge: a synchronous closure in an async factory") }
+        guard case .async(let make) = self else {
+            preconditionFailure("Forge: a synchronous closure in an async factory")
+        }
         return try await make(parameter)
     }
 }

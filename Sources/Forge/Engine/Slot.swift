@@ -156,7 +156,7 @@ struct SlotState: CreationState {
                 if keeps(&state, &garbage) { return true }
                 state.dropInstance(into: &garbage)
                 // A creation under way ends in this cell; the change that let it go keeps it from being cached.
-                if state.creation.isClaimed { return true }
+                if state.creation.isClaimed || state.asyncCreation != nil { return true }
                 state.isRetired = true
                 return false
             }
