@@ -85,6 +85,10 @@ final class FactoryBox: @unchecked Sendable {
     let definition: FactoryDefinition
     /// Whether a context (`onTest`, `onArg` and the others) may replace the factory's own closure.
     let hasContexts: Bool
+    /// The factory's own closure, when it is synchronous and no context may replace it: called as it is, without
+    /// copying the ``Maker`` out of the definition (a retain and a release of its context on every unique
+    /// resolution, Benchmarks/README.md).
+    let plainClosure: ((UnsafeRawPointer) -> AnyObject)?
     let scope: SharedContainer.Scope
     let kind: SharedContainer.Scope.Kind
     /// How a resolution goes: as the scope's kind says, or through ``resolveModified(_:in:)`` when a modifier
@@ -117,6 +121,7 @@ final class FactoryBox: @unchecked Sendable {
     init(_ definition: FactoryDefinition) {
         self.definition = definition
         self.hasContexts = definition.contexts.count != 0
+        if !hasContexts, case .sync(let make)? = definition.closure { plainClosure = make } else { plainClosure = nil }
         self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind
         self.path = definition.timeToLive != nil || definition.parameterKey != nil ? .modified : Path(kind)
@@ -129,6 +134,7 @@ final class FactoryBox: @unchecked Sendable {
     init(slotOf factory: FactoryBox, registration: Registration?) {
         self.definition = factory.definition
         self.hasContexts = factory.hasContexts
+        self.plainClosure = factory.plainClosure
         self.scope = factory.scope
         self.kind = factory.kind
         self.path = factory.path
@@ -168,17 +174,45 @@ final class FactoryBox: @unchecked Sendable {
     /// temporary of `T`'s size that ``resolve(_:into:)`` fills.
     @inlinable
     func resolve<T>(_ parameter: UnsafeRawPointer, as _: T.Type = T.self) -> T {
-        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            let result = buffer.baseAddress.unsafelyUnwrapped
-            resolve(parameter, into: UnsafeMutableRawPointer(result))
-            return result.move()
-        }
+        var result: T? = nil
+        resolve(parameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
-    /// Resolves the factory with the parameter `parameter` points to, and initializes the `T` at `result` with the
-    /// instance.
+    /// ``resolve(_:into:)``, from a pointer to a `T?`: an `&` argument, which compiles faster at every call site than
+    /// a `withUnsafeMutablePointer` closure.
+    @inlinable
+    func resolve<T>(_ parameter: UnsafeRawPointer, intoOptional result: UnsafeMutablePointer<T?>) {
+        resolve(parameter, into: UnsafeMutableRawPointer(result))
+    }
+
+    /// Resolves the factory with the parameter `parameter` points to, and initializes the `T?` at `result`, which
+    /// holds `nil`, with the instance.
+    ///
+    /// A hit of a class instance in the process's world, and a unique one, are handled here, in a function small
+    /// enough to need no frame of its own to speak of; everything else goes through ``resolveThoroughly(_:into:)``. (One function for
+    /// both saved and restored every register the misses use on every hit, Benchmarks/README.md.)
     @usableFromInline
     func resolve(_ parameter: UnsafeRawPointer, into result: UnsafeMutableRawPointer) {
+        if representation == .object && FastPathWord.allClear() {
+            let found: AnyObject?
+            switch path {
+            case .stored: found = reading { $0.instance }
+            case .weak: found = reading { $0.sharedObject }
+            case .unique: found = runClosure(parameter, in: self)
+            case .graph, .modified: found = nil
+            }
+            if let found {
+                result.assumingMemoryBound(to: AnyObject?.self).initialize(to: found)
+                return
+            }
+        }
+        resolveThoroughly(parameter, into: result)
+    }
+
+    /// ``resolve(_:into:)`` but for its fast path.
+    @inline(never)
+    func resolveThoroughly(_ parameter: UnsafeRawPointer, into result: UnsafeMutableRawPointer) {
         store(resolveObject(parameter), into: result)
     }
 
@@ -186,11 +220,15 @@ final class FactoryBox: @unchecked Sendable {
     /// edge of an async call site.
     @inlinable
     func value<T>(of object: __owned AnyObject, as _: T.Type = T.self) -> T {
-        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            let result = buffer.baseAddress.unsafelyUnwrapped
-            store(object, into: UnsafeMutableRawPointer(result))
-            return result.move()
-        }
+        var result: T? = nil
+        store(object, intoOptional: &result)
+        return result.unsafelyUnwrapped
+    }
+
+    /// ``store(_:into:)``, from a pointer to a `T?`, as ``resolve(_:intoOptional:)`` does.
+    @inlinable
+    func store<T>(_ object: __owned AnyObject, intoOptional result: UnsafeMutablePointer<T?>) {
+        store(object, into: UnsafeMutableRawPointer(result))
     }
 
     /// Initializes the `T` at `result` with the instance `object` stands for, taking `object` over.

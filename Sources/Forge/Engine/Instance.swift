@@ -31,11 +31,9 @@ enum Representation: UInt8, Sendable {
 
     /// The `T` that `object`, kept as this representation says, stands for.
     func value<T>(_ object: __owned AnyObject) -> T {
-        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            let result = buffer.baseAddress.unsafelyUnwrapped
-            store(object, into: UnsafeMutableRawPointer(result), valueType: T.self)
-            return result.move()
-        }
+        var result: T? = nil
+        withUnsafeMutablePointer(to: &result) { store(object, into: $0, valueType: T.self) }
+        return result.unsafelyUnwrapped
     }
 
     /// Initializes the `valueType` at `result` with the instance `object` stands for, taking `object` over.
@@ -46,7 +44,7 @@ enum Representation: UInt8, Sendable {
     func store(_ object: __owned AnyObject, into result: UnsafeMutableRawPointer, valueType: Any.Type) {
         switch self {
         case .object:
-            result.assumingMemoryBound(to: AnyObject.self).initialize(to: object)
+            result.assumingMemoryBound(to: AnyObject?.self).initialize(to: object)
         case .holder:
             unsafeDowncast(object, to: ValueHolder.self).copyValue(to: result)
         case .sharedHolder:
@@ -62,7 +60,7 @@ enum Representation: UInt8, Sendable {
     /// inside a `T` that a creation of the same factory made.
     private static func store(cast object: AnyObject, as type: Any.Type, into result: UnsafeMutableRawPointer) {
         func store<Value>(_: Value.Type) {
-            result.assumingMemoryBound(to: Value.self).initialize(to: object as! Value)
+            result.assumingMemoryBound(to: Value?.self).initialize(to: .some(object as! Value))
         }
         _openExistential(type, do: store)
     }
@@ -94,7 +92,7 @@ final class Holder<T>: ValueHolder {
     override var anyValue: Any { value }
     override var isNil: Bool { Forge.isNil(value) }
     override func copyValue(to result: UnsafeMutableRawPointer) {
-        result.assumingMemoryBound(to: T.self).initialize(to: value)
+        result.assumingMemoryBound(to: T?.self).initialize(to: value)
     }
 }
 

@@ -8,7 +8,7 @@ extension FactoryBox {
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
         if let registration { return registration.make.run(with: parameter) }
-        if !hasContexts, let closure = definition.closure { return closure.run(with: parameter) }
+        if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }
         return closureForCurrentContext().run(with: parameter)
     }
 
