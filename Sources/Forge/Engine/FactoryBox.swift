@@ -81,16 +81,8 @@ final class FactoryBox: @unchecked Sendable {
     // @unchecked: every stored property is immutable, or the slot's state, which is only touched under its lock.
     // The closures are called, never changed; sharing the instances they make across threads is the caller's
     // responsibility, as with any global.
-    /// Everything the factory's declaration said, for modifiers that make a new factory from this one.
-    let definition: FactoryDefinition
-    /// Whether a context (`onTest`, `onArg` and the others) may replace the factory's own closure.
-    let hasContexts: Bool
-    /// The factory's own closure, when it is synchronous and no context may replace it: called as it is, without
-    /// copying the ``Maker`` out of the definition (a retain and a release of its context on every unique
-    /// resolution, Benchmarks/README.md).
-    let plainClosure: ((UnsafeRawPointer) -> AnyObject)?
-    let scope: SharedContainer.Scope
-    let kind: SharedContainer.Scope.Kind
+    // The fields a hit reads come first, in the object's first cache line: a cold resolution touches one line of the
+    // box, and the line of its lock word.
     /// How a resolution goes: as the scope's kind says, or through ``resolveModified(_:in:)`` when a modifier
     /// (``Factory/timeToLive(_:)``, ``ParameterFactory/scopeOnParameters``) changes how instances are kept.
     let path: Path
@@ -99,9 +91,19 @@ final class FactoryBox: @unchecked Sendable {
     /// The slot's lock, and a summary of its state read without the lock (``hasRegistration``), from
     /// ``LockWordPool``.
     let words: UnsafeMutablePointer<UInt32> = LockWordPool.shared.take()
+    /// The factory's own closure, when it is synchronous and no context may replace it: called as it is, without
+    /// copying the ``Maker`` out of the definition (a retain and a release of its context on every unique
+    /// resolution, Benchmarks/README.md).
+    let plainClosure: ((UnsafeRawPointer) -> AnyObject)?
     /// The slot's registration, instance and creation. Touched only under the lock, through ``withLock(_:)``:
     /// exclusivity is the lock's to enforce, not the runtime's.
     @exclusivity(unchecked) var state: SlotState
+    /// Everything the factory's declaration said, for modifiers that make a new factory from this one.
+    let definition: FactoryDefinition
+    /// Whether a context (`onTest`, `onArg` and the others) may replace the factory's own closure.
+    let hasContexts: Bool
+    let scope: SharedContainer.Scope
+    let kind: SharedContainer.Scope.Kind
 
     /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`, with
     /// `closure` (`nil` when promised). The shells call it from their inlinable initializers, with a closure

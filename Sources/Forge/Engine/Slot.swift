@@ -98,10 +98,11 @@ extension FactoryBox: StateLock {
 
 /// What a slot guards.
 struct SlotState: CreationState {
+    /// The instance of a `cached` or `singleton` scope, as the factory's ``Representation`` keeps it. First: a hit
+    /// reads it.
+    var instance: AnyObject?
     /// The override made by `register`, or `nil` for the factory's own closure.
     var registration: Registration?
-    /// The instance of a `cached` or `singleton` scope, as the factory's ``Representation`` keeps it.
-    var instance: AnyObject?
     /// The instance of a `shared` scope, held weakly: a class instance, the one inside the `T` for a `T` that is not
     /// a class.
     weak var sharedObject: AnyObject?
