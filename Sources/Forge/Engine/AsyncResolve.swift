@@ -132,7 +132,9 @@ extension FactoryBox {
                 }
             case .start(let creation, let epoch):
                 let parameter = SendableParameter(value: parameter)
-                Task { await self.create(creation, parameter.value, in: cell, of: slot, world: world, startedAt: epoch) }
+                Task {
+                    await self.create(creation, parameter.value, in: cell, of: slot, world: world, startedAt: epoch)
+                }
                 switch try await creation.outcome(cancellable: throwsOnCancellation) {
                 case .made(let made), .stale(let made): return made.object
                 case .failed(let error): throw error

@@ -2,11 +2,12 @@
 //
 // How a resolution goes
 // =====================
-// The engine knows no types. `Container.api()` is the typed shell (Factory.swift): it makes a temporary of `T`'s size
-// and calls the non-generic `FactoryBox.resolve(_:into:)` with a pointer to its parameter (`.noParameter` for none).
-// That resolves the instance as an `AnyObject` (`resolveObject`) and stores it into the temporary
+// The engine knows no types. `Container.api()` is the typed shell (Factory.swift): it makes a `T?` holding `nil` and
+// calls the non-generic `FactoryBox.resolve(_:into:)` with a pointer to it and one to its parameter (`.noParameter`
+// for none). That resolves the instance as an `AnyObject` (`resolveObject`) and stores it into the `T?`
 // (`Representation.store`, Instance.swift): the object itself when `T` is a class, a copy of what a `Holder<T>`
-// holds otherwise. The temporary is all that a call site specializes for `T`.
+// holds otherwise. The `T?` is all that a call site specializes for `T`. A class instance's hit and a unique
+// resolution, in the process's world with nothing set, stay in `resolve(_:into:)`; the rest is `resolveThoroughly`.
 //
 // A hit (a cached or singleton instance exists):
 // 1. `FastPathWord.allClear()` reads the process-wide word. While it is zero (no isolated world, no decorator, no
@@ -173,7 +174,9 @@ final class FactoryBox: @unchecked Sendable {
 
     /// Resolves the factory with the parameter `parameter` points to (``UnsafeRawPointer/noParameter`` for none), in
     /// the current world: the typed edge of every synchronous call site. Only this is specialized for `T` there: a
-    /// temporary of `T`'s size that ``resolve(_:into:)`` fills.
+    /// `T?` that ``resolve(_:into:)`` fills. (A `withUnsafeTemporaryAllocation` closure here, or a conversion of a
+    /// returned object with a branch per representation, made a release build of 1,000 call sites take half again
+    /// as long, Benchmarks/README.md.)
     @inlinable
     func resolve<T>(_ parameter: UnsafeRawPointer, as _: T.Type = T.self) -> T {
         var result: T? = nil
@@ -192,8 +195,8 @@ final class FactoryBox: @unchecked Sendable {
     /// holds `nil`, with the instance.
     ///
     /// A hit of a class instance in the process's world, and a unique one, are handled here, in a function small
-    /// enough to need no frame of its own to speak of; everything else goes through ``resolveThoroughly(_:into:)``. (One function for
-    /// both saved and restored every register the misses use on every hit, Benchmarks/README.md.)
+    /// enough to need no frame of its own to speak of; everything else goes through ``resolveThoroughly(_:into:)``.
+    /// (One function for both saved and restored every register the misses use on every hit, Benchmarks/README.md.)
     @usableFromInline
     func resolve(_ parameter: UnsafeRawPointer, into result: UnsafeMutableRawPointer) {
         if representation == .object && FastPathWord.allClear() {
