@@ -95,11 +95,13 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
     @inlinable
     public func callAsFunction() async -> T {
-        if let instance = box.asyncHit() { return box.value(of: instance) }
+        var hit: T? = nil
+        if box.asyncHit(intoOptional: &hit) { return hit.unsafelyUnwrapped }
         return box.value(of: await box.resolveAsyncWithoutThrowing())
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    @inlinable  // the closure made of `factory` is specialized where it is registered
     public func register(factory: @escaping @Sendable () async -> T) {
         box.register(.ofAsync { (_: Void) in await factory() })
     }
@@ -200,11 +202,13 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     /// cancelled while it awaits a creation.
     @inlinable
     public func callAsFunction() async throws -> T {
-        if let instance = box.asyncHit() { return box.value(of: instance) }
+        var hit: T? = nil
+        if box.asyncHit(intoOptional: &hit) { return hit.unsafelyUnwrapped }
         return box.value(of: try await box.resolveAsync())
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    @inlinable  // the closure made of `factory` is specialized where it is registered
     public func register(factory: @escaping @Sendable () async throws -> T) {
         box.register(.ofAsync { (_: Void) in try await factory() })
     }

@@ -46,7 +46,8 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
 
     /// Resolves the dependency with `parameter`.
     public func callAsFunction(_ parameter: P) async -> T {
-        if let instance = box.asyncHit() { return box.value(of: instance) }
+        var hit: T? = nil
+        if box.asyncHit(intoOptional: &hit) { return hit.unsafelyUnwrapped }
         return box.value(of: await box.resolveAsyncWithoutThrowing(parameter))
     }
 
@@ -58,6 +59,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    @inlinable  // the closure made of `factory` is specialized where it is registered
     public func register(factory: @escaping @Sendable (P) async -> T) {
         box.register(.ofAsync(factory))
     }

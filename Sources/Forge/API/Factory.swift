@@ -97,6 +97,7 @@ public struct Factory<T>: Sendable {
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    @inlinable  // the closure made of `factory` is specialized where it is registered
     public func register(factory: @escaping @Sendable () -> T) {
         box.register(.of(factory))
     }

@@ -59,6 +59,7 @@ public struct ParameterFactory<P, T>: Sendable {
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    @inlinable  // the closure made of `factory` is specialized where it is registered
     public func register(factory: @escaping @Sendable (P) -> T) {
         box.register(.of(factory))
     }

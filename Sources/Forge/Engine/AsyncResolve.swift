@@ -7,7 +7,7 @@ internal import CForge
 /// caller waits for a creation: it awaits it, suspended, with no thread blocked.
 ///
 /// How a resolution goes (``resolveAsync(_:)``):
-/// - A hit reads the instance under the slot's lock, as a synchronous one does (``asyncHit()``).
+/// - A hit reads the instance under the slot's lock, as a synchronous one does (``asyncHit(into:)``).
 /// - `unique` runs the closure in the caller's task, so that cancelling the caller cancels it.
 /// - `cached`, `singleton` and `shared` (and custom scopes of those kinds) run a miss's closure in a task of its
 ///   own, recorded in the slot (``AsyncCreation``), which every caller meanwhile awaits. It notes the world's
@@ -15,11 +15,22 @@ internal import CForge
 /// - `graph` keeps one instance per top-level async resolution, in ``TaskResolutionState``.
 extension FactoryBox {
     /// The kept instance, when the process's world has one and no decorator, trace or isolated world is set: found
-    /// with no await.
+    /// with no await, and stored into the `T?` at `result`, which holds `nil`. Returns whether it found one.
     @usableFromInline
-    func asyncHit() -> AnyObject? {
-        guard path == .stored && FastPathWord.allClear() else { return nil }
-        return reading { $0.instance }
+    func asyncHit(into result: UnsafeMutableRawPointer) -> Bool {
+        guard path == .stored && FastPathWord.allClear(), let instance = reading({ $0.instance }) else { return false }
+        if representation == .object {
+            result.assumingMemoryBound(to: AnyObject?.self).initialize(to: instance)
+        } else {
+            store(instance, into: result)
+        }
+        return true
+    }
+
+    /// ``asyncHit(into:)``, from a pointer to a `T?`, as ``resolve(_:intoOptional:)`` does.
+    @inlinable
+    func asyncHit<T>(intoOptional result: UnsafeMutablePointer<T?>) -> Bool {
+        asyncHit(into: UnsafeMutableRawPointer(result))
     }
 
     /// ``resolveAsync(_:)`` for ``AsyncFactory`` and ``AsyncParameterFactory``, whose closures and waits never

@@ -161,6 +161,7 @@ final class FactoryBox: @unchecked Sendable {
     var declaration: String { definition.declaration }
 
     /// Overrides the factory with `make` in the current world; from `registerAllServices()`, as its baseline.
+    @usableFromInline
     func register(_ make: Maker) {
         World.current.register(Registration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
     }

@@ -23,12 +23,6 @@ enum Representation: UInt8, Sendable {
     @inlinable
     static func keepsItself<T>(_: T.Type) -> Bool { T.self is AnyObject.Type }
 
-    /// `value` as the engine keeps it.
-    @inlinable
-    static func object<T>(_ value: T) -> AnyObject {
-        keepsItself(T.self) ? unsafeBitCast(value, to: AnyObject.self) : Holder(value)
-    }
-
     /// The `T` that `object`, kept as this representation says, stands for.
     func value<T>(_ object: __owned AnyObject) -> T {
         var result: T? = nil
@@ -107,23 +101,31 @@ enum Maker {
     case async(@Sendable (any Sendable) async throws -> AnyObject)
 
     /// `make` as a ``Maker``.
+    /// (Whether `T` is a class is asked once, here, and each answer has a closure of its own: where the closure is
+    /// not specialized, in a debug build, asking is a dynamic cast.)
     @inlinable
     static func of<T>(_ make: @escaping () -> T) -> Maker {
-        .sync { _ in Representation.object(make()) }
+        if Representation.keepsItself(T.self) { return .sync { _ in unsafeBitCast(make(), to: AnyObject.self) } }
+        return .sync { _ in Holder(make()) }
     }
 
     /// `make` as a ``Maker``, given a pointer to a `P`.
     @inlinable
     static func of<P, T>(_ make: @escaping (P) -> T) -> Maker {
-        .sync { parameter in Representation.object(make(parameter.assumingMemoryBound(to: P.self).pointee)) }
+        if Representation.keepsItself(T.self) {
+            return .sync { unsafeBitCast(make($0.assumingMemoryBound(to: P.self).pointee), to: AnyObject.self) }
+        }
+        return .sync { Holder(make($0.assumingMemoryBound(to: P.self).pointee)) }
     }
 
-    /// `make` as a ``Maker`` of an async factory, given the parameter as `any Sendable`.
+    /// `make` as a ``Maker`` of an async factory, given the parameter as `any Sendable`: what the shell gave the
+    /// engine.
     @inlinable
     static func ofAsync<P: Sendable, T: Sendable>(_ make: @escaping @Sendable (P) async throws -> T) -> Maker {
-        .async { parameter in
-            Representation.object(try await make(parameter as! P))  // the engine passes on what the shell gave it
+        if Representation.keepsItself(T.self) {
+            return .async { unsafeBitCast(try await make($0 as! P), to: AnyObject.self) }
         }
+        return .async { Holder(try await make($0 as! P)) }
     }
 
     /// Runs a synchronous factory's closure.
