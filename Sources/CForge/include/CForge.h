@@ -154,7 +154,7 @@ typedef struct {
 extern _Thread_local forge_thread_state forge_thread;
 
 /// An address unique to the calling thread while it lives: its `forge_thread`'s. Inline, like
-/// `forge_fork_generation`: a creation's claim ran 12 fewer instructions (callgrind, Benchmarks/README.md).
+/// `forge_fork_generation`: a creation's claim runs fewer instructions (Benchmarks/README.md, "Design choices").
 static inline uintptr_t forge_thread_id(void) { return (uintptr_t)&forge_thread; }
 
 /// One more factory closure runs on this thread; returns the new depth.

@@ -19,7 +19,7 @@ enum CycleDetection {
     static func set(_ isOn: Bool) { forge_cycle_detection_store(isOn ? 2 : 1) }
 
     /// Adds `factory` to this thread's chain, when detection is on. Returns whether it did, for ``leave(_:)``.
-    @inline(__always)  // into every closure run: while detection is off, one load (Benchmarks/README.md)
+    @inline(__always)  // into every closure run: while detection is off, a load and no call
     static func enter(_ factory: FactoryBox) -> Bool {
         guard isOn else { return false }
         return record(factory)

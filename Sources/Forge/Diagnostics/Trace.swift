@@ -61,7 +61,7 @@ extension SharedContainer.Diagnostics {
     /// Container.Diagnostics.trace = { event in log.debug("\(event)") }
     /// ```
     ///
-    /// While it is `nil`, resolutions pay nothing for it (Benchmarks/README.md). While it is set, every resolution
+    /// While it is `nil`, resolutions in the process's world pay nothing for it. While it is set, every resolution
     /// takes a slower path that finds where its instance comes from and times it. It is global: isolated worlds
     /// share it. It runs on the resolving thread, outside Forge's locks, after the resolution.
     ///

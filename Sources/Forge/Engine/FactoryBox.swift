@@ -94,7 +94,7 @@ final class FactoryBox: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt32> = LockWordPool.shared.take()
     /// The factory's own closure, when it is synchronous and no context may replace it: called as it is, without
     /// copying the ``Maker`` out of the definition (a retain and a release of its context on every unique
-    /// resolution, Benchmarks/README.md).
+    /// resolution, seen in the disassembly: Benchmarks/README.md, "Design choices").
     let plainClosure: ((UnsafeRawPointer) -> AnyObject)?
     /// The slot's registration, instance and creation. Touched only under the lock, through ``withLock(_:)``:
     /// exclusivity is the lock's to enforce, not the runtime's.
@@ -177,7 +177,7 @@ final class FactoryBox: @unchecked Sendable {
     /// the current world: the typed edge of every synchronous call site. Only this is specialized for `T` there: a
     /// `T?` that ``resolve(_:into:)`` fills. (A `withUnsafeTemporaryAllocation` closure here, or a conversion of a
     /// returned object with a branch per representation, made a release build of 1,000 call sites take half again
-    /// as long, Benchmarks/README.md.)
+    /// as long, Benchmarks/README.md, "Design choices".)
     @inlinable
     func resolve<T>(_ parameter: UnsafeRawPointer, as _: T.Type = T.self) -> T {
         var result: T? = nil
@@ -197,7 +197,8 @@ final class FactoryBox: @unchecked Sendable {
     ///
     /// A hit of a class instance in the process's world, and a unique one, are handled here, in a function small
     /// enough to need no frame of its own to speak of; everything else goes through ``resolveThoroughly(_:into:)``.
-    /// (One function for both saved and restored every register the misses use on every hit, Benchmarks/README.md.)
+    /// (One function for both saved and restored every register the misses use on every hit,
+    /// Benchmarks/README.md, "Design choices".)
     @usableFromInline
     func resolve(_ parameter: UnsafeRawPointer, into result: UnsafeMutableRawPointer) {
         if representation == .object && FastPathWord.allClear() {
@@ -245,7 +246,7 @@ final class FactoryBox: @unchecked Sendable {
 
     /// Resolves the factory with the parameter `parameter` points to, in the current world, and returns the
     /// instance as ``representation`` keeps it.
-    @inline(__always)  // into resolve(_:into:): a call less on every hit (Benchmarks/README.md)
+    @inline(__always)  // into resolveThoroughly(_:into:): one call fewer on every resolution that gets there
     func resolveObject(_ parameter: UnsafeRawPointer) -> AnyObject {
         // While no isolated world exists, no decorator is set and AutoRegistering has run, the slot is the box
         // itself, borrowed: a retain of the slot would make threads hitting the same factory share one more

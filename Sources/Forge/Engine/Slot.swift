@@ -33,7 +33,7 @@ extension FactoryBox: StateLock {
     }
 
     /// Whether the slot has an override, read without the lock, so that a unique resolution of a factory without
-    /// one (the common case) takes no lock (Benchmarks/README.md, "Inlined lock operations").
+    /// one (the common case) takes no lock (Benchmarks/README.md, "Design choices").
     var hasRegistration: Bool { LockWord.load(words + 1) != 0 }
 
     /// The override, or `nil`.

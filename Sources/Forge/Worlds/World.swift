@@ -106,7 +106,7 @@ final class World: Sendable {
     /// This world's slot for `box`, unretained: valid for as long as this world, which never removes a slot. A
     /// resolution's world lives until it returns: the task local that names it holds it.
     /// With it, a hit in an isolated world retains and releases neither the slot nor a table entry
-    /// (Benchmarks/README.md, "Isolated worlds").
+    /// (Benchmarks/README.md, "Design choices").
     func unretainedSlot(for box: FactoryBox) -> Unmanaged<FactoryBox> {
         if isGlobal { return Unmanaged.passUnretained(box) }
         if let slot = state.reading({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
