@@ -119,6 +119,43 @@ __attribute__((constructor)) static void forge_load(void) {
     forge_check(pthread_atfork(forge_fork_prepare, forge_fork_parent, forge_forked_child), "pthread_atfork");
 }
 
+/// What `forge_thread_start` hands the new thread.
+typedef struct {
+    void (*body)(void *);
+    void *context;
+} forge_thread_start_arguments;
+
+static void *forge_thread_main(void *raw) {
+    forge_thread_start_arguments arguments = *(forge_thread_start_arguments *)raw;
+    free(raw);
+    arguments.body(arguments.context);
+    return NULL;
+}
+
+int forge_thread_start(void (*body)(void *), void *context) {
+    forge_thread_start_arguments *arguments = malloc(sizeof *arguments);
+    if (arguments == NULL) return ENOMEM;
+    arguments->body = body;
+    arguments->context = context;
+    pthread_attr_t attributes;
+    forge_check(pthread_attr_init(&attributes), "pthread_attr_init");
+    forge_check(pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED), "pthread_attr_setdetachstate");
+    // The same stack a process's main thread gets by default, so that a graph that resolves on the main thread
+    // resolves here too.
+    forge_check(pthread_attr_setstacksize(&attributes, 8 * 1024 * 1024), "pthread_attr_setstacksize");
+    int error = pthread_create(&(pthread_t){0}, &attributes, forge_thread_main, arguments);
+    forge_check(pthread_attr_destroy(&attributes), "pthread_attr_destroy");
+    if (error != 0) free(arguments);
+    return error;
+}
+
+void forge_block_forever(void) {
+    pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t condition = PTHREAD_COND_INITIALIZER;
+    forge_check(pthread_mutex_lock(&mutex), "pthread_mutex_lock");
+    for (;;) forge_check(pthread_cond_wait(&condition, &mutex), "pthread_cond_wait");
+}
+
 #if defined(__linux__)
 
 // MARK: Locks (Linux: a futex word that knows which process generation took it, and whether to change the state)

@@ -124,11 +124,19 @@ static inline void forge_word_store(uint32_t *_Nonnull word, uint32_t value) {
     __c11_atomic_store((_Atomic(uint32_t) *)word, value, __ATOMIC_RELEASE);
 }
 
+// MARK: Threads
+
+/// Starts `body(context)` on a new detached thread with an 8 MiB stack. Returns 0, or `pthread_create`'s error.
+int forge_thread_start(void (*_Nonnull body)(void *_Nullable), void *_Nullable context);
+/// Blocks the calling thread for the rest of the process's life: what a thread that cannot return does.
+_Noreturn void forge_block_forever(void);
+
 // MARK: Parking
 
 /// Threads that wait for a change made under some lock park here; one word serves the whole process.
 /// The waiter reads a ticket while it still holds the lock under which it saw that it must wait, releases the
 /// lock, and parks with the ticket. A waker changes the state under that lock, releases it, and wakes everyone.
+
 /// Nobody misses a wake-up: a wake after the ticket was read makes `forge_park_wait` return at once.
 uint32_t forge_park_ticket(void);
 /// Parks until `forge_park_wake_all` is called after `ticket` was read. May return early; callers check again.

@@ -62,6 +62,7 @@ enum AutoRegistration {
                 (Container.self as AnyClass as? any AutoRegistering.Type)?.registerAllServices()
             }
             state.buffer.finishCreation { $0.isDone = true }
+            CaptiveDependencies.applyDefault()
             FastPathWord.add(-FastPathWord.autoRegistrationPending)
         }
     }

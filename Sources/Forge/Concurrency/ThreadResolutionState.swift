@@ -35,6 +35,9 @@ final class ThreadResolutionState {
     var printed: [ResolutionEvent] = []
     /// The dependency graph this thread records, inside ``SharedContainer/Diagnostics/graph(_:)``.
     var recording: GraphRecording?
+    /// The ``SharedContainer/Diagnostics/verify(fileID:line:_:)`` this thread runs: problems are recorded there
+    /// instead of stopping the process.
+    var verification: Verification?
     /// Whether the trace hook runs on this thread: what it resolves is not traced.
     var isSendingTrace = false
 

@@ -18,16 +18,20 @@ enum CycleDetection {
 
     static func set(_ isOn: Bool) { forge_cycle_detection_store(isOn ? 2 : 1) }
 
-    /// Adds `factory` to this thread's chain, when detection is on. Returns whether it did, for ``leave(_:)``.
-    @inline(__always)  // into every closure run: while detection is off, a load and no call
+    /// Adds `factory` to this thread's chain, when detection is on, or captive dependencies are looked for (which
+    /// need the chain, but report no cycle). Returns whether it did, for ``leave(_:)``.
+    @inline(__always)  // into every closure run: while both are off, two loads and no call
     static func enter(_ factory: FactoryBox) -> Bool {
-        guard isOn else { return false }
-        return record(factory)
+        if isOn { return record(factory, checkingForCycles: true) }
+        if CaptiveDependencies.isChecking { return record(factory, checkingForCycles: false) }
+        return false
     }
 
-    private static func record(_ factory: FactoryBox) -> Bool {
+    /// Appends `factory` to this thread's chain; first, with `checkingForCycles` or inside a verification (which
+    /// finds cycles whatever the switch says), reports the cycle it would close.
+    private static func record(_ factory: FactoryBox, checkingForCycles: Bool) -> Bool {
         let thread = ThreadResolutionState.current
-        if thread.chain.contains(where: { $0 === factory }) {
+        if (checkingForCycles || thread.verification != nil) && thread.chain.contains(where: { $0 === factory }) {
             Report.circularDependency(thread.chain + [factory])
         }
         thread.chain.append(factory)
@@ -39,6 +43,7 @@ enum CycleDetection {
         if entered { ThreadResolutionState.current.chain.removeLast() }
     }
 
-    /// The factories being made on this thread, outermost first, while detection is on.
+    /// The factories being made on this thread, outermost first, while detection is on or captive dependencies are
+    /// looked for.
     static var chain: [FactoryBox] { ThreadResolutionState.current.chain }
 }

@@ -30,32 +30,40 @@ extension SharedContainer {
 enum Report {
     /// Stops the process: `chain` ends with a factory that is already being made further up.
     static func circularDependency(_ chain: [FactoryBox]) -> Never {
-        fatalError(ResolutionError.circularDependency(chain, in: World.current).description)
+        stop(ResolutionError.circularDependency(chain, in: World.current))
     }
 
     /// Stops the process: the factory declared as `declaration`, at `site`, is promised, and nothing is registered
     /// for it in the current world.
     static func promiseNotFulfilled(_ declaration: String, _ site: String) -> Never {
-        fatalError(ResolutionError.promiseNotFulfilled(declaration, site, in: World.current).description)
+        stop(ResolutionError.promiseNotFulfilled(declaration, site, in: World.current))
     }
 
     /// Stops the process: `factory`'s closure would run `depth` closures deep on this thread. With cycle detection
     /// off (release builds), a cycle through `unique` factories gets here instead of overflowing the stack.
     static func tooDeep(_ factory: FactoryBox, depth: Int) -> Never {
-        fatalError(ResolutionError.nestedTooDeep(
-            factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current
-        ).description)
+        stop(ResolutionError.nestedTooDeep(
+            factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
+    }
+
+    /// Stops the process with `problem`'s message; inside ``SharedContainer/Diagnostics/verify(fileID:line:_:)``,
+    /// records it and parks the verifying thread instead.
+    static func stop(_ problem: ResolutionError) -> Never {
+        if let verification = ThreadResolutionState.current.verification { verification.abandon(with: problem) }
+        fatalError(problem.description)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.
     static func circularDependency(reentering factory: FactoryBox) -> Never {
         let chain = CycleDetection.chain
         if !chain.isEmpty { circularDependency(chain + [factory]) }
-        fatalError("""
+        stop(ResolutionError(
+            kind: .circularDependency, factory: factory.declaration, chain: [factory.declaration, factory.declaration],
+            world: World.current.description, description: """
             Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \
             still making its instance on this thread. Turn on `Container.Diagnostics.detectsCycles` to see the \
             whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
-            """)
+            """))
     }
 
     /// Stops the process: this thread would wait for `what`, which another thread is making while it waits,
@@ -63,13 +71,14 @@ enum Report {
     static func circularDependencyAcrossThreads(waitingFor what: String) -> Never {
         let chain = CycleDetection.chain.map(\.declaration)
         let mine = chain.isEmpty ? "" : "\nThis thread is making:\n    " + chain.joined(separator: "\n -> ")
-        fatalError("""
+        stop(ResolutionError(kind: .circularDependency, factory: what, chain: chain, world: World.current.description,
+                             description: """
             Forge: circular dependency across threads. This thread needs \(what), which another thread is making, \
             and that thread waits, directly or through others, for an instance this thread is making: neither \
             would ever finish.\(mine)
             Resolve the same factory from one thread with `Container.Diagnostics.detectsCycles` on to see the \
             whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
-            """)
+            """))
     }
 
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.

@@ -21,14 +21,17 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// Resolving the factory would nest more factory closures on this thread than Forge allows (256): almost
         /// certainly a circular dependency that cycle detection, turned off, did not name.
         case nestedTooDeep
+        /// A longer-lived instance resolved this shorter-lived factory while it was being made, and keeps what it
+        /// got after the factory's scope lets go of it (``SharedContainer/Diagnostics/captiveDependencies``).
+        case captiveDependency
     }
 
-    /// What went wrong: an unfulfilled promise, a circular dependency, or nesting too deep.
+    /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, or a captive dependency.
     public let kind: Kind
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`.
     public let factory: String
-    /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again.
-    /// Empty otherwise.
+    /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again; for a
+    /// captive dependency, the factories from the longer-lived one to ``factory``. Empty otherwise.
     public let chain: [String]
     /// The world the resolution was in: "the process's world", or an isolated world and where it was made.
     public let world: String
@@ -59,6 +62,26 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             Forge allows: almost certainly a circular dependency that cycle detection, off in release builds, \
             would have named. Set `Container.Diagnostics.detectsCycles = true` and run again to see the chain, then \
             inject one of its factories lazily (@LazyInjected) to break it.
+            """)
+    }
+
+    /// `holder`, made for a longer-lived scope, resolved `dependency` through `chain` (`holder` first, `dependency`
+    /// last).
+    static func captiveDependency(_ chain: [FactoryBox], in world: World) -> ResolutionError {
+        let holder = chain[0]
+        let dependency = chain[chain.count - 1]
+        let steps = chain.map(\.declaration)
+        let through = chain.count > 2 ? ", through the unique instances between them," : ""
+        return ResolutionError(kind: .captiveDependency, factory: dependency.declaration, chain: steps,
+                               world: world.description, description: """
+            Forge: captive dependency. \(holder.declaration), scope \(holder.scope), resolved \
+            \(dependency.declaration), scope \(dependency.scope), while its instance was being made, and keeps what \
+            it got\(through) for as long as it lives: after the \(dependency.scope) scope lets go of that instance (a reset, a logout), the \
+            \(holder.scope) one still holds the old one. In \(world.description):
+                \(steps.joined(separator: "\n -> "))
+            Give \(holder.declaration) a scope no longer than \(dependency.scope), or keep the factory instead of \
+            the instance (a @LazyInjected property, or call the factory where the instance is used). To silence \
+            this, set Container.Diagnostics.captiveDependencies = .off.
             """)
     }
 

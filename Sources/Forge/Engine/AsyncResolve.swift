@@ -49,6 +49,7 @@ extension FactoryBox {
     /// scope.
     @usableFromInline
     func resolveAsync(_ parameter: any Sendable = ()) async throws -> AnyObject {
+        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         // A hit needs no await: reading it first, synchronously, keeps async machinery off the hit path.

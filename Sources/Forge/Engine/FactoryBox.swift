@@ -252,6 +252,7 @@ final class FactoryBox: @unchecked Sendable {
         // itself, borrowed: a retain of the slot would make threads hitting the same factory share one more
         // reference count.
         if FastPathWord.allClear() { return resolve(parameter, in: self) }
+        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         if TraceHook.isActive { return resolveTraced(parameter) }
         let object = currentSlot()._withUnsafeGuaranteedRef { slot in resolve(parameter, in: slot) }
         if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(object)) }

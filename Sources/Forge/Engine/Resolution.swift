@@ -37,7 +37,8 @@ extension FactoryBox {
         }
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         let target = instanceSlot(for: parameter, in: slot)
-        let chain = CycleDetection.chain
+        // The chain names a cycle only while detection is on: for captive dependencies alone, it is kept unchecked.
+        let chain = CycleDetection.isOn ? CycleDetection.chain : []
         let isMakingIt = target.reading { $0.creation.isClaimedByCurrentThread }
         if chain.contains(where: { $0 === self }) || isMakingIt {
             throw ResolutionError.circularDependency(chain + [self], in: world)

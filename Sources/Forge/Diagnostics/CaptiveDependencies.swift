@@ -1,0 +1,138 @@
+// Forge: captive dependencies, a longer-lived instance that keeps a shorter-lived one.
+
+extension SharedContainer.Diagnostics {
+    /// What Forge does when an instance made for a longer-lived scope resolves a factory of a shorter-lived one.
+    public enum CaptiveDependencyPolicy: Sendable, Equatable {
+        /// Writes the pair, with both declaration sites, scopes and the chain between them, to standard error, once
+        /// per pair.
+        case warn
+        /// Stops the process with the same message.
+        case stop
+        /// Does not look.
+        case off
+    }
+
+    /// What Forge does when a captive dependency happens: `.warn` in debug builds, `.off` in release builds, unless
+    /// you set it.
+    ///
+    /// ```swift
+    /// Container.Diagnostics.captiveDependencies = .stop   // in a test run: make every captive pair fail loudly
+    /// ```
+    ///
+    /// A dependency is captive when the instance being made keeps it longer than its own scope would: a singleton,
+    /// or a `cached` repository, whose closure resolved a session-scoped client keeps that client after
+    /// `Scope.session.reset()`. The pairs that count, the longer-lived one first:
+    ///
+    /// - a singleton that resolves a `cached` or `graph` factory, or one of a custom scope of those kinds;
+    /// - a `cached` instance (or one of a custom cached scope) that resolves a factory of another cached-kind scope,
+    ///   or a `graph` one: resetting the dependency's scope does not reset the holder's.
+    ///
+    /// Through `unique` factories too: a singleton that makes a unique instance that resolves a session client
+    /// holds that client as well. A `unique` or `shared` dependency is never captive: a unique instance belongs to
+    /// whoever resolved it, and a shared one lives as long as anything holds it. Neither is a singleton dependency
+    /// of anything.
+    ///
+    /// While it is on, every resolution takes Forge's slower path, which finds the instances being made around it.
+    /// ``verify(fileID:line:_:)`` reports captive dependencies whatever this says.
+    public static var captiveDependencies: CaptiveDependencyPolicy {
+        get { CaptiveDependencies.policy }
+        set { CaptiveDependencies.setPolicy(newValue) }
+    }
+}
+
+/// The captive-dependency policy, the flag that sends resolutions to the check, and the pairs already reported.
+enum CaptiveDependencies {
+    typealias Policy = SharedContainer.Diagnostics.CaptiveDependencyPolicy
+
+    private struct State {
+        /// What the app set, or `nil` for the build's default.
+        var policy: Policy?
+        /// How many ``SharedContainer/Diagnostics/verify(fileID:line:_:)`` calls are running: they check whatever
+        /// the policy says.
+        var verifications = 0
+        /// Whether ``FastPathWord/captiveCheck`` is set.
+        var isChecking = false
+        /// The pairs already reported, by their declarations.
+        var reported: Set<String> = []
+    }
+
+    private static let state = Locked(State())
+
+    /// `.warn` in a debug build of Forge, `.off` in a release build.
+    private static var defaultPolicy: Policy {
+        #if DEBUG
+        .warn
+        #else
+        .off
+        #endif
+    }
+
+    static var policy: Policy { state.reading { $0.policy ?? defaultPolicy } }
+
+    /// Whether resolutions check for captive dependencies.
+    static var isChecking: Bool { FastPathWord.current & FastPathWord.captiveCheck != 0 }
+
+    static func setPolicy(_ policy: Policy) {
+        state.withLock { state in
+            state.policy = policy
+            update(&state)
+        }
+    }
+
+    /// The build's default takes effect: called once `AutoRegistering` ran, before the first resolution.
+    static func applyDefault() {
+        state.withLock { update(&$0) }
+    }
+
+    /// A verification starts or ends (`delta` 1 or -1).
+    static func verifying(_ delta: Int) {
+        state.withLock { state in
+            state.verifications += delta
+            update(&state)
+        }
+    }
+
+    private static func update(_ state: inout State) {
+        let checks = (state.policy ?? defaultPolicy) != .off || state.verifications > 0
+        guard checks != state.isChecking else { return }
+        state.isChecking = checks
+        FastPathWord.add(checks ? FastPathWord.captiveCheck : -FastPathWord.captiveCheck)
+    }
+
+    /// Checks a resolution of `dependency` against the instances being made around it, on this thread and in this
+    /// task, and reports the first (longest-lived) one that would keep it captive.
+    static func check(_ dependency: FactoryBox) {
+        guard dependency.kind == .cached || dependency.kind == .graph else { return }
+        let task = TaskResolutionState.current
+        guard ThreadResolutionState.depth > 0 || task != nil else { return }
+        let enclosing = (task?.chain ?? []) + CycleDetection.chain
+        guard let holder = enclosing.firstIndex(where: { keeps($0, captive: dependency) }) else { return }
+        report(ResolutionError.captiveDependency(Array(enclosing[holder...]) + [dependency], in: World.current))
+    }
+
+    /// Whether an instance of `holder` that resolved `dependency` keeps it longer than `dependency`'s scope would.
+    private static func keeps(_ holder: FactoryBox, captive dependency: FactoryBox) -> Bool {
+        switch holder.kind {
+        case .singleton: true
+        case .cached: dependency.kind == .graph || dependency.scope !== holder.scope
+        case .unique, .shared, .graph: false
+        }
+    }
+
+    private static func report(_ problem: ResolutionError) {
+        if let verification = ThreadResolutionState.current.verification {
+            verification.record(problem)
+            return
+        }
+        switch policy {
+        case .off:
+            return
+        case .stop:
+            fatalError(problem.description)
+        case .warn:
+            let key = problem.chain.joined(separator: "|")
+            guard state.withLock({ $0.reported.insert(key).inserted }) else { return }
+            Report.write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")
+        }
+    }
+}

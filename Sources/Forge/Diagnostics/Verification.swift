@@ -1,0 +1,123 @@
+// Forge: verify { }, which resolves a graph and reports its wiring mistakes instead of stopping the process.
+internal import CForge
+
+extension SharedContainer.Diagnostics {
+    /// A wiring mistake ``verify(fileID:line:_:)`` found: a missing promise, a circular dependency, nesting too deep,
+    /// or a captive dependency, each with its chain.
+    public typealias Problem = ResolutionError
+
+    /// What ``verify(fileID:line:_:)`` found.
+    public struct VerificationReport: Sendable, CustomStringConvertible {
+        /// Every problem found, in the order met: the captive dependencies, and the first problem that would have
+        /// stopped the process, if any (the resolution ended there).
+        public let problems: [Problem]
+
+        /// "no problems", or each problem's whole message, numbered: readable in a test failure.
+        public var description: String {
+            guard !problems.isEmpty else { return "Forge verified the graph: no problems." }
+            let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+            let list = problems.enumerated().map { "\($0.offset + 1). \($0.element.description)" }
+            return "Forge found \(count) in the graph:\n" + list.joined(separator: "\n")
+        }
+    }
+
+    /// Resolves what `body` resolves in an isolated world of its own, on a thread of its own, and reports every
+    /// wiring mistake under it instead of stopping the process: missing promises, circular dependencies (found
+    /// whether or not ``detectsCycles`` is on) and captive dependencies (whatever ``captiveDependencies`` says), each
+    /// with its chain.
+    ///
+    /// ```swift
+    /// @Test func theAppsGraphIsWired() {
+    ///     let report = Container.Diagnostics.verify { _ = Container.appRoot() }
+    ///     #expect(report.problems.isEmpty, "\(report)")
+    /// }
+    /// ```
+    ///
+    /// The world starts from the current world's registrations, as any isolated world does, so register what a
+    /// test would (mocks, promised factories' implementations) before you call it. What `body` makes stays in that
+    /// world: the caller's scopes are untouched.
+    ///
+    /// A problem that would stop the process ends the resolution there: the report has it and every captive
+    /// dependency met before it, and the thread that ran `body` is left parked for the rest of the process, with
+    /// what it held (a test run can afford it; an app should not verify at run time). To find the problems of
+    /// several roots, verify each root on its own. Problems met on other threads that `body` starts are not
+    /// caught; `body` must not need the calling thread (it waits), nor the main actor if you call this from it.
+    public static func verify(
+        fileID: String = #fileID, line: Int = #line, _ body: @escaping @Sendable () -> Void
+    ) -> VerificationReport {
+        let world = World.makeIsolated(named: "verify", runContext: nil, at: "\(fileID):\(line)")
+        let verification = Verification(world: world, body: body)
+        CaptiveDependencies.verifying(1)
+        defer { CaptiveDependencies.verifying(-1) }
+        verification.runOnAThreadOfItsOwn()
+        return VerificationReport(problems: verification.problems)
+    }
+}
+
+/// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)``: the body, the world it runs in, and what it found.
+/// The thread that runs it knows it through ``ThreadResolutionState/verification``, and ``Report`` records a problem
+/// there instead of stopping the process.
+final class Verification: @unchecked Sendable {
+    // @unchecked: `world` and `body` are immutable; the rest is in `state`, behind its lock.
+    private let world: World
+    private let body: @Sendable () -> Void
+    private struct State {
+        var problems: [ResolutionError] = []
+        var isFinished = false
+    }
+    private let state = Locked(State())
+
+    init(world: World, body: @escaping @Sendable () -> Void) {
+        self.world = world
+        self.body = body
+    }
+
+    var problems: [ResolutionError] { state.reading { $0.problems } }
+
+    /// Records `problem`, once per chain.
+    func record(_ problem: ResolutionError) {
+        state.withLock { state in
+            let isNew = !state.problems.contains { $0.kind == problem.kind && $0.chain == problem.chain }
+            if isNew { state.problems.append(problem) }
+        }
+    }
+
+    /// Records `problem`, which would stop the process, and parks this thread for good: the resolution cannot go on,
+    /// and cannot return either.
+    func abandon(with problem: ResolutionError) -> Never {
+        record(problem)
+        finish()
+        forge_block_forever()
+    }
+
+    /// Runs the body on a new thread, in the world, and returns when it finished or was abandoned.
+    func runOnAThreadOfItsOwn() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let error = forge_thread_start({ context in
+            let verification = Unmanaged<Verification>.fromOpaque(context!).takeRetainedValue()
+            verification.run()
+        }, context)
+        if error != 0 {
+            Unmanaged<Verification>.fromOpaque(context).release()
+            Report.misuse("Container.Diagnostics.verify", "it could not start a thread (error \(error)).")
+        }
+        while true {
+            let ticket = Parking.ticket()
+            if state.reading({ $0.isFinished }) { return }
+            Parking.wait(ticket)
+        }
+    }
+
+    private func run() {
+        let thread = ThreadResolutionState.current
+        thread.verification = self
+        World.$isolated.withValue(world) { body() }
+        thread.verification = nil
+        finish()
+    }
+
+    private func finish() {
+        state.withLock { $0.isFinished = true }
+        Parking.wakeAll()
+    }
+}

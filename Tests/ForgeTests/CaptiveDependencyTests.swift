@@ -1,0 +1,134 @@
+// Captive dependencies (a longer-lived instance that resolved a shorter-lived one) and Diagnostics.verify, which
+// reports them, missing promises and cycles without stopping the process.
+import Forge
+import Testing
+
+extension SharedContainer.Scope {
+    fileprivate static let captiveSession = Cached(name: "captiveSession")
+}
+
+private final class SessionClient: Sendable {}
+private final class CaptiveRepository: Sendable {
+    let client: SessionClient
+    init(_ client: SessionClient) { self.client = client }
+}
+private final class Keeper: Sendable {
+    let parts: [AnyObject & Sendable]
+    init(_ parts: [AnyObject & Sendable]) { self.parts = parts }
+}
+
+extension Container {
+    fileprivate static let sessionClient = Factory(scope: .captiveSession) { SessionClient() }
+    /// Captive: a cached repository keeps the session's client after the session scope is reset.
+    fileprivate static let cachedRepository = Factory(scope: .cached) { CaptiveRepository(sessionClient()) }
+    /// Not captive: the same scope.
+    fileprivate static let sessionRepository = Factory(scope: .captiveSession) { CaptiveRepository(sessionClient()) }
+    /// Captive through a unique instance: the singleton holds the unique repository, which holds the client.
+    fileprivate static let uniqueRepository = Factory { CaptiveRepository(sessionClient()) }
+    fileprivate static let singletonThroughUnique = Factory(scope: .singleton) { Keeper([uniqueRepository()]) }
+    /// Not captive: unique, shared and singleton dependencies of a singleton.
+    fileprivate static let sharedClient = Factory(scope: .shared) { SessionClient() }
+    fileprivate static let singletonClient = Factory(scope: .singleton) { SessionClient() }
+    fileprivate static let wellScopedSingleton = Factory(scope: .singleton) {
+        Keeper([SessionClient(), sharedClient(), singletonClient()])
+    }
+    fileprivate static let uniqueClient = Factory { SessionClient() }
+    fileprivate static let singletonOfUnique = Factory(scope: .singleton) { Keeper([uniqueClient()]) }
+
+    /// A missing promise two levels down, and a cycle of unique factories.
+    fileprivate static let promisedClient = Factory<SessionClient>.promised()
+    fileprivate static let middle = Factory { CaptiveRepository(promisedClient()) }
+    fileprivate static let root = Factory { Keeper([middle()]) }
+    fileprivate static let verifyCycleA: Factory<Keeper> = Factory { Keeper([verifyCycleB()]) }
+    fileprivate static let verifyCycleB: Factory<Keeper> = Factory { Keeper([verifyCycleA()]) }
+}
+
+@Suite struct CaptiveDependencyTests {
+    @Test(".warn writes each captive pair once, with both declarations, scopes and the chain")
+    func warnsOncePerPair() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.captiveDependencies = .warn
+            _ = Container.cachedRepository()
+            Container.Scope.cached.reset()
+            _ = Container.cachedRepository()  // the same pair again: not written again
+            _ = Container.sessionRepository()  // not captive
+        }
+        let text = standardError(result)
+        #expect(text.components(separatedBy: "Forge warning: captive dependency.").count == 2, "\(text)")
+        let site = "ForgeTests/CaptiveDependencyTests.swift"
+        #expect(text.contains("Factory<CaptiveRepository> (\(site):23), scope cached"))
+        #expect(text.contains("Factory<SessionClient> (\(site):21), scope captiveSession"))
+        #expect(text.contains("after the captiveSession scope lets go of that instance"))
+    }
+
+    @Test(".stop stops the process with the pair")
+    func stops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.captiveDependencies = .stop
+            _ = Container.cachedRepository()
+        }
+        let text = standardError(result)
+        #expect(text.contains("Forge: captive dependency. Factory<CaptiveRepository>"))
+        #expect(text.contains("Give Factory<CaptiveRepository> (ForgeTests/CaptiveDependencyTests.swift:23) a"))
+    }
+
+    @Test(".off says nothing")
+    func off() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.captiveDependencies = .off
+            _ = Container.cachedRepository()
+            _ = Container.singletonThroughUnique()
+        }
+        #expect(!standardError(result).contains("captive"))
+    }
+
+    @Test("verify reports a captive dependency, and one through a unique instance, with the chain")
+    func verifyFindsCaptives() {
+        let direct = Container.Diagnostics.verify { _ = Container.cachedRepository() }
+        #expect(direct.problems.map(\.kind) == [.captiveDependency])
+        #expect(direct.problems.first?.chain.count == 2)
+
+        let throughUnique = Container.Diagnostics.verify { _ = Container.singletonThroughUnique() }
+        #expect(throughUnique.problems.map(\.kind) == [.captiveDependency])
+        #expect(throughUnique.problems.first?.chain.count == 3, "\(throughUnique)")
+        #expect(throughUnique.problems.first?.factory.hasPrefix("Factory<SessionClient>") == true)
+    }
+
+    @Test("A singleton's unique, shared and singleton dependencies, and a scope's own, are not captive")
+    func notCaptive() {
+        let report = Container.Diagnostics.verify {
+            _ = Container.wellScopedSingleton()
+            _ = Container.singletonOfUnique()
+            _ = Container.sessionRepository()
+        }
+        #expect(report.problems.isEmpty, "\(report)")
+        #expect(report.description == "Forge verified the graph: no problems.")
+    }
+
+    @Test("verify reports a missing promise two levels down, without stopping the process")
+    func verifyFindsAMissingPromise() {
+        let report = Container.Diagnostics.verify { _ = Container.root() }
+        #expect(report.problems.map(\.kind) == [.promiseNotFulfilled])
+        #expect(report.problems.first?.factory.hasPrefix("Factory<SessionClient>") == true)
+        #expect(report.description.hasPrefix("Forge found 1 problem in the graph:\n1. Forge: Factory<SessionClient"))
+    }
+
+    @Test("verify reports a cycle of unique factories with its chain, whatever detectsCycles says")
+    func verifyFindsACycle() {
+        let report = Container.Diagnostics.verify { _ = Container.verifyCycleA() }
+        #expect(report.problems.map(\.kind) == [.circularDependency])
+        #expect(report.problems.first?.chain.count == 3, "\(report)")
+    }
+
+    @Test("verify starts from the caller's registrations, and leaves the caller's scopes alone")
+    func verifyUsesTheCallersRegistrations() {
+        Container.Registrations.isolated {
+            Container.promisedClient.register { SessionClient() }
+            let report = Container.Diagnostics.verify { _ = Container.root() }
+            #expect(report.problems.isEmpty, "\(report)")
+            let before = Container.Scope.captiveSession.isEmpty
+            _ = Container.Diagnostics.verify { _ = Container.sessionRepository() }
+            #expect(Container.Scope.captiveSession.isEmpty == before)
+        }
+    }
+}
