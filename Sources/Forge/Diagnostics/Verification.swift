@@ -27,7 +27,7 @@ extension SharedContainer.Diagnostics {
     /// with its chain.
     ///
     /// ```swift
-    /// @Test func theAppsGraphIsWired() {
+    /// @Test func theAppIsWired() {
     ///     let report = Container.Diagnostics.verify { _ = Container.appRoot() }
     ///     #expect(report.problems.isEmpty, "\(report)")
     /// }
