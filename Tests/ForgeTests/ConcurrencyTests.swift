@@ -17,7 +17,8 @@ final class Slow: Sendable {
 extension Container {
     fileprivate static let leaf = Factory { Slow(id: 0) }
     fileprivate static let middle = Factory(scope: .cached) { [leaf(), leaf()] }
-    fileprivate static let top = Factory(scope: .singleton) { (middle(), leaf()) }
+    // Cached, as the instance it holds: a singleton would hold it captive.
+    fileprivate static let top = Factory(scope: .cached) { (middle(), leaf()) }
 }
 
 @Suite struct ConcurrencyTests {

@@ -62,7 +62,8 @@ extension Container {
         Container.Diagnostics.detectsCycles = true  // on in every build: two threads are never a cycle
         for _ in 0..<200 {
             let made = Counter()
-            let inner = Factory(scope: .cached) { Slow(id: made.increment()) }
+            // Both singletons: a singleton holding a cached instance would hold it captive.
+            let inner = Factory(scope: .singleton) { Slow(id: made.increment()) }
             let outer = Factory(scope: .singleton) { [inner(), inner()] }
             let results = PerThreadResults(count: 8)
             DispatchQueue.concurrentPerform(iterations: 8) { index in

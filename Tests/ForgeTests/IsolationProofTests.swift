@@ -9,7 +9,8 @@ extension Container {
     static let proofSingleton = Factory<Greeting>(scope: .singleton) { Hello() }
     static let proofCached = Factory<Greeting>(scope: .cached) { Hello() }
     static let proofSession = Factory<Greeting>(scope: .session) { Hello() }
-    static let proofComposite = Factory(scope: .cached) { [proofAPI(), proofSingleton(), proofSession()] }
+    // In the session scope, as the session instance it holds: a cached one would hold it captive.
+    static let proofComposite = Factory(scope: .session) { [proofAPI(), proofSingleton(), proofSession()] }
 }
 
 /// What one resolution saw, in a form that can cross task boundaries.
