@@ -57,6 +57,8 @@ enum AutoRegistration {
             return  // done, or a resolution inside registerAllServices() itself
         case .waitCycle:
             Report.circularDependencyAcrossThreads(waitingFor: "registerAllServices()")
+        case .wait:
+            preconditionFailure("valueOrClaim waits")
         case .claimed:
             World.$isolated.withValue(nil) {
                 (Container.self as AnyClass as? any AutoRegistering.Type)?.registerAllServices()

@@ -208,6 +208,8 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
             factory.box.lazyPropertyReentered()
         case .waitCycle:
             factory.box.lazyPropertyInACycle()
+        case .wait:
+            preconditionFailure("valueOrClaim waits")
         case .claimed:
             let value = store(factory())
             cell.finishCreation { $0.value = value }
@@ -231,6 +233,8 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
             factory.box.lazyPropertyReentered()
         case .waitCycle:
             factory.box.lazyPropertyInACycle()
+        case .wait:
+            preconditionFailure("valueOrClaim waits")
         case .claimed:
             let old = cell.finishCreation { state in
                 defer { state.value = stored }

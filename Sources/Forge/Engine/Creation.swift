@@ -19,9 +19,13 @@ struct Creation: Sendable {
 
     @usableFromInline init() {}
 
-    /// What a thread that found no value does next.
+    /// What a look for a value under its lock found, and what the looking thread does next: the one answer every
+    /// "make once" caller (a slot, a lazy property, `AutoRegistering`) switches on. ``claim(of:)`` answers every
+    /// case but ``found``; ``valueOrClaim(looking:)`` waits out ``wait(_:)``, so its callers never see that one.
     @usableFromInline
     enum Claim {
+        /// The value was there, and the look kept it.
+        case found
         /// This thread makes the value, then finishes the creation: ``LockedBuffer/finishCreation(_:)``, or for a
         /// slot, ``World/publish(_:listedAs:in:startedAt:store:)``.
         case claimed
@@ -113,25 +117,11 @@ protocol CreationState {
 }
 
 extension Creation {
-    /// What ``valueOrClaim(looking:)`` found: the one answer every "make once" caller (a slot, a lazy property,
-    /// `AutoRegistering`) switches on. (``Claim`` is what a look under the lock answers, waits included.)
-    @usableFromInline
-    enum Outcome {
-        /// The value, which the look kept.
-        case found
-        /// The caller makes the value and must finish the creation.
-        case claimed
-        /// The calling thread is already making it.
-        case reentered
-        /// The thread making it waits, directly or through other threads, for a value the calling thread is making.
-        case waitCycle
-    }
-
-    /// Looks with `look`, which looks under its lock and returns `nil` when it found the value (keeping it), or
-    /// what ``claim(of:)`` said. While another thread makes the value, waits for that thread, then looks again.
-    ///
+    /// Looks with `look`, which looks under its lock and returns ``Claim/found`` when it found the value (keeping
+    /// it), or what ``claim(of:)`` said. While another thread makes the value, waits for that thread, then looks
+    /// again: the answer is never ``Claim/wait(_:)``.
     @inlinable
-    static func valueOrClaim(looking look: () -> Claim?) -> Outcome {
+    static func valueOrClaim(looking look: () -> Claim) -> Claim {
         var parked = false
         while true {
             let claim = look()
@@ -142,13 +132,7 @@ extension Creation {
             }
             // A wake-up may have come from another claim's end; then this thread's edge is still recorded.
             if parked { WaitsFor.forgetCurrentThread() }
-            switch claim {
-            case nil: return .found
-            case .claimed: return .claimed
-            case .reentered: return .reentered
-            case .waitCycle: return .waitCycle
-            case .wait: preconditionFailure("handled above")
-            }
+            return claim
         }
     }
 }
@@ -157,11 +141,11 @@ extension LockedBuffer where State: CreationState {
     /// Stores what `read` finds in `found`; or, when it finds nothing, claims the creation. While another thread
     /// makes it, waits for that thread, then reads again.
     @inlinable
-    final func valueOrClaim<Value>(_ found: inout Value?, reading read: (State) -> Value?) -> Creation.Outcome {
+    final func valueOrClaim<Value>(_ found: inout Value?, reading read: (State) -> Value?) -> Creation.Claim {
         Creation.valueOrClaim {
             withLock { state in
                 found = read(state)
-                return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : nil
+                return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : .found
             }
         }
     }

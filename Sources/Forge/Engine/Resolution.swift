@@ -111,6 +111,8 @@ extension FactoryBox {
             Report.circularDependency(reentering: self)
         case .waitCycle:
             Report.circularDependencyAcrossThreads(waitingFor: declaration)
+        case .wait:
+            preconditionFailure("valueOrClaim waits")
         case .claimed:
             let world = World.current
             let epoch = world.epoch

@@ -80,16 +80,16 @@ extension FactoryBox: StateLock {
     /// Stores what `read` finds in `found`; or, when it finds nothing, claims the creation. While another thread
     /// makes it, waits for that thread, then reads again. Returns `nil`, finding and claiming nothing, when the slot
     /// is a parameter value's cell that its factory's slot let go of (``SlotState/isRetired``).
-    func valueOrClaim(_ found: inout AnyObject?, reading read: (SlotState) -> AnyObject?) -> Creation.Outcome? {
+    func valueOrClaim(_ found: inout AnyObject?, reading read: (SlotState) -> AnyObject?) -> Creation.Claim? {
         var isRetired = false
         let outcome = Creation.valueOrClaim {
             withLock { state in
                 if state.isRetired {
                     isRetired = true
-                    return nil
+                    return .found
                 }
                 found = read(state)
-                return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : nil
+                return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : .found
             }
         }
         return isRetired ? nil : outcome
