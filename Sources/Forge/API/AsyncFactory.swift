@@ -68,9 +68,12 @@ public struct AsyncFactory<T: Sendable>: Sendable {
             throwsOnCancellation: false))
     }
 
-    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when the
-    /// factory is promised and nothing supplies it, or when this call would close a circular dependency in the
-    /// current task. See ``Factory/tryResolve()``.
+    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process, as far as
+    /// this factory goes: when it is promised and nothing supplies it, or when this call would close a circular
+    /// dependency in the current task.
+    ///
+    /// Unlike ``Factory/tryResolve()``, it does not look beneath: the closure runs in a task, which Forge cannot
+    /// park for good on a problem. A problem deeper in the graph stops the process with the same message.
     ///
     /// ```swift
     /// let db = try await Container.database.tryResolve()

@@ -73,8 +73,11 @@ public struct Factory<T>: Sendable {
             declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
-    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when
-    /// the factory is promised and nothing supplies it, or when this call would close a circular dependency.
+    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when this
+    /// factory, or any factory its closure resolves, however deep, is promised and nothing supplies it, or closes a
+    /// circular dependency; when the resolution nests too deep; or when it meets a captive dependency while
+    /// ``SharedContainer/Diagnostics/captiveDependencies`` is `.stop`. The error's chain names the factories from
+    /// this one down to the problem.
     ///
     /// ```swift
     /// func connect() {
@@ -83,11 +86,16 @@ public struct Factory<T>: Sendable {
     /// }
     /// ```
     ///
-    /// It checks this factory only: a problem deeper in the graph, inside closures that cannot throw, still stops
-    /// the process with the same message.
+    /// A problem beneath is met inside closures that cannot throw, so the resolution cannot return through them.
+    /// When the scope keeps a live instance, that instance is returned on the calling thread. Otherwise the
+    /// resolution runs on a thread of its own while the calling thread waits, in the same world and as a part of any
+    /// resolution the calling thread is in; when it meets a problem, that thread stays parked for the rest of the
+    /// process with what it holds, and the instances it was making are never finished: other threads make them
+    /// anew. So a closure beneath must not need the calling thread (a thread-bound API, a lock the caller holds),
+    /// and task-locals other than Forge's do not reach it. Meant for checks at launch and in tests, not for a loop:
+    /// each failure keeps a thread.
     public func tryResolve() throws(ResolutionError) -> T {
-        try box.checkResolvable(.noParameter)
-        return self()
+        box.value(of: try box.tryResolveObject(.noParameter))
     }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.

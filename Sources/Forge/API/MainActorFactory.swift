@@ -61,7 +61,12 @@ public struct MainActorFactory<T>: Sendable {
     }
 
     /// Resolves the dependency on the main actor, or throws a ``ResolutionError`` where a plain call would stop
-    /// the process. See ``Factory/tryResolve()``.
+    /// the process, as far as this factory goes: when it is promised and nothing supplies it, or when this call
+    /// would close a circular dependency.
+    ///
+    /// Unlike ``Factory/tryResolve()``, it cannot look beneath: the closure runs on the main actor, and no other
+    /// thread can run it there for it. A problem deeper in the graph stops the process with the same message; find
+    /// such problems in a test with ``SharedContainer/Diagnostics/verify(fileID:line:_:)``.
     @MainActor
     public func tryResolve() throws(ResolutionError) -> T {
         try box.checkResolvable(.noParameter)

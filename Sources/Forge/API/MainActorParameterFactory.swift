@@ -55,10 +55,12 @@ public struct MainActorParameterFactory<P, T>: Sendable {
     }
 
     /// Resolves the dependency with `parameter` on the main actor, or throws a ``ResolutionError`` where a plain
-    /// call would stop the process. See ``Factory/tryResolve()``.
+    /// call would stop the process, as far as this factory goes. See ``MainActorFactory/tryResolve()``.
     @MainActor
     public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
-        try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in try box.checkResolvable(pointer) }
+        _ = try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in
+            try box.checkResolvable(pointer)
+        }
         return self(parameter)
     }
 

@@ -48,8 +48,10 @@ public struct ParameterFactory<P, T>: Sendable {
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop
     /// the process. See ``Factory/tryResolve()``.
     public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
-        try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in try box.checkResolvable(pointer) }
-        return self(parameter)
+        let object = try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in
+            try box.tryResolveObject(pointer)
+        }
+        return box.value(of: object)
     }
 
     /// Resolves the dependency with `parameter`.

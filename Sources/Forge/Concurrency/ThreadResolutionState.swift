@@ -78,6 +78,55 @@ final class ThreadResolutionState {
         return body(made)
     }
 
+    /// What a thread that goes on with this thread's resolution takes over (``adopt(_:)``), and what this thread
+    /// takes back when that one is done, or abandoned in the middle.
+    struct Continuation {
+        fileprivate let state: ThreadResolutionState
+        fileprivate let depth: Int
+        fileprivate let chain: [FactoryBox]
+        fileprivate let traced: [String]
+        fileprivate let tracedInside: TaskResolutionState?
+        fileprivate let printed: [ResolutionEvent]
+        fileprivate let verification: Verification?
+        fileprivate let hasGraph: Bool
+    }
+
+    /// The calling thread's resolution, for another thread to go on with while this one waits.
+    static func continuation() -> Continuation {
+        let state = current
+        return Continuation(
+            state: state, depth: depth, chain: state.chain, traced: state.traced, tracedInside: state.tracedInside,
+            printed: state.printed, verification: state.verification, hasGraph: forge_has_graph())
+    }
+
+    /// Goes on with `continuation` on the calling thread, a new one with no state of its own yet: its chain, graph,
+    /// trace and depth are the waiting thread's, and what it adds to them is that thread's.
+    static func adopt(_ continuation: Continuation) {
+        forge_set_thread_object(Unmanaged.passRetained(continuation.state).toOpaque()) { raw in
+            Unmanaged<ThreadResolutionState>.fromOpaque(raw).release()
+        }
+        forge_set_depth(continuation.depth)
+        forge_set_has_graph(continuation.hasGraph)
+    }
+
+    /// Takes back, on the thread that waited, what `continuation` says: the chain, trace and verification as they
+    /// were before (the other thread may have stopped in the middle of a resolution), and the graph as it is now:
+    /// the instances the other thread added to it belong to this thread's top-level resolution, or, outside one,
+    /// are let go now.
+    static func resume(_ continuation: Continuation) {
+        let state = continuation.state
+        state.chain = continuation.chain
+        state.traced = continuation.traced
+        state.tracedInside = continuation.tracedInside
+        state.printed = continuation.printed
+        state.verification = continuation.verification
+        forge_set_has_graph(!state.graphInstances.isEmpty)
+        if continuation.depth == 0 && forge_has_graph() {
+            forge_set_has_graph(false)
+            state.emptyGraph()
+        }
+    }
+
     /// How many factory closures are running on this thread: 0 outside any resolution.
     @usableFromInline static var depth: Int { forge_depth() }
 

@@ -47,8 +47,7 @@ enum CaptiveDependencies {
     private struct State {
         /// What the app set, or `nil` for the build's default.
         var policy: Policy?
-        /// How many ``SharedContainer/Diagnostics/verify(fileID:line:_:)`` calls are running: they check whatever
-        /// the policy says.
+        /// How many ``Verification``s are running: `verify` checks whatever the policy says, and both record chains.
         var verifications = 0
         /// Whether ``FastPathWord/captiveCheck`` is set.
         var isChecking = false
@@ -120,7 +119,7 @@ enum CaptiveDependencies {
     }
 
     private static func report(_ problem: ResolutionError) {
-        if let verification = ThreadResolutionState.current.verification {
+        if let verification = ThreadResolutionState.current.verification, verification.purpose == .verify {
             verification.record(problem)
             return
         }
@@ -128,7 +127,7 @@ enum CaptiveDependencies {
         case .off:
             return
         case .stop:
-            fatalError(problem.description)
+            Report.stop(problem)
         case .warn:
             let key = problem.chain.joined(separator: "|")
             guard state.withLock({ $0.reported.insert(key).inserted }) else { return }

@@ -27,11 +27,12 @@ enum CycleDetection {
         return false
     }
 
-    /// Appends `factory` to this thread's chain; first, with `checkingForCycles` or inside a verification (which
-    /// finds cycles whatever the switch says), reports the cycle it would close.
+    /// Appends `factory` to this thread's chain; first, with `checkingForCycles` or inside `verify` (which finds
+    /// cycles whatever the switch says), reports the cycle it would close.
     private static func record(_ factory: FactoryBox, checkingForCycles: Bool) -> Bool {
         let thread = ThreadResolutionState.current
-        if (checkingForCycles || thread.verification != nil) && thread.chain.contains(where: { $0 === factory }) {
+        let checks = checkingForCycles || thread.verification?.purpose == .verify
+        if checks && thread.chain.contains(where: { $0 === factory }) {
             Report.circularDependency(thread.chain + [factory])
         }
         thread.chain.append(factory)

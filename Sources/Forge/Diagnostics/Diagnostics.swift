@@ -36,7 +36,8 @@ enum Report {
     /// Stops the process: the factory declared as `declaration`, at `site`, is promised, and nothing is registered
     /// for it in the current world.
     static func promiseNotFulfilled(_ declaration: String, _ site: String) -> Never {
-        stop(ResolutionError.promiseNotFulfilled(declaration, site, in: World.current))
+        let chain = CycleDetection.chain.map(\.declaration)
+        stop(ResolutionError.promiseNotFulfilled(declaration, site, chain: chain, in: World.current))
     }
 
     /// Stops the process: `factory`'s closure would run `depth` closures deep on this thread. With cycle detection
@@ -46,8 +47,8 @@ enum Report {
             factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
     }
 
-    /// Stops the process with `problem`'s message; inside ``SharedContainer/Diagnostics/verify(fileID:line:_:)``,
-    /// records it and parks the verifying thread instead.
+    /// Stops the process with `problem`'s message; inside ``SharedContainer/Diagnostics/verify(fileID:line:_:)`` or a
+    /// ``Factory/tryResolve()`` that runs closures, records it and parks the thread instead (``Verification``).
     static func stop(_ problem: ResolutionError) -> Never {
         if let verification = ThreadResolutionState.current.verification { verification.abandon(with: problem) }
         fatalError(problem.description)

@@ -31,19 +31,29 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`.
     public let factory: String
     /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again; for a
-    /// captive dependency, the factories from the longer-lived one to ``factory``. Empty otherwise.
+    /// captive dependency, the factories from the longer-lived one to ``factory``; for a promise met inside other
+    /// factories' closures (in ``SharedContainer/Diagnostics/verify(fileID:line:_:)``, ``Factory/tryResolve()``, or
+    /// with cycle detection on), those factories, outermost first, ending with ``factory``. Empty otherwise.
     public let chain: [String]
     /// The world the resolution was in: "the process's world", or an isolated world and where it was made.
     public let world: String
     /// The whole message: what happened, where, and what to do.
     public let description: String
 
-    static func promiseNotFulfilled(_ declaration: String, _ site: String, in world: World) -> ResolutionError {
-        return ResolutionError(kind: .promiseNotFulfilled, factory: declaration, chain: [], world: world.description,
-                               description: """
-            Forge: \(declaration) is promised, and nothing is registered for it in \(world.description). A promised \
-            factory has no implementation of its own: the app registers one before anything resolves it, for \
-            example from registerAllServices():
+    /// `chain`: the factories whose closures were running, outermost first, ending with the promised one; empty when
+    /// no chain was recorded.
+    static func promiseNotFulfilled(_ declaration: String, _ site: String, chain: [String] = [], in world: World)
+        -> ResolutionError
+    {
+        let through = chain.count < 2 ? "" : """
+             It was resolved through:
+                \(chain.joined(separator: "\n -> "))
+            """ + "\n"
+        return ResolutionError(kind: .promiseNotFulfilled, factory: declaration, chain: chain.count < 2 ? [] : chain,
+                               world: world.description, description: """
+            Forge: \(declaration) is promised, and nothing is registered for it in \(world.description).\(through) \
+            A promised factory has no implementation of its own: the app registers one before anything resolves it, \
+            for example from registerAllServices():
 
                 extension Container: @retroactive AutoRegistering {
                     public static func registerAllServices() {

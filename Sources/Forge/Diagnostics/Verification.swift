@@ -46,30 +46,60 @@ extension SharedContainer.Diagnostics {
         fileID: String = #fileID, line: Int = #line, _ body: @escaping @Sendable () -> Void
     ) -> VerificationReport {
         let world = World.makeIsolated(named: "verify", runContext: nil, at: "\(fileID):\(line)")
-        let verification = Verification(world: world, body: body)
-        CaptiveDependencies.verifying(1)
-        defer { CaptiveDependencies.verifying(-1) }
-        verification.runOnAThreadOfItsOwn()
-        return VerificationReport(problems: verification.problems)
+        return VerificationReport(problems: Verification.run(.verify, in: world, body))
     }
 }
 
-/// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)``: the body, the world it runs in, and what it found.
-/// The thread that runs it knows it through ``ThreadResolutionState/verification``, and ``Report`` records a problem
-/// there instead of stopping the process.
+/// A resolution run on a thread of its own, on which a problem that would stop the process is recorded instead, and
+/// ends the resolution: one ``SharedContainer/Diagnostics/verify(fileID:line:_:)``, or one ``Factory/tryResolve()``
+/// that had to run closures. The thread that runs it knows it through ``ThreadResolutionState/verification``, and
+/// ``Report`` records a problem there instead of stopping the process.
+///
+/// A resolution that met such a problem cannot go on, nor return through the closures above it, which cannot throw:
+/// its thread records the problem, marks itself abandoned (``WaitsFor/abandonCurrentThread()``), so that other
+/// threads take over the creations it claimed, and parks for good, keeping what its stack holds.
 final class Verification: @unchecked Sendable {
-    // @unchecked: `world` and `body` are immutable; the rest is in `state`, behind its lock.
+    // @unchecked: `purpose`, `world`, `body`, `caller` and `chain` are immutable; the rest is in `state`, behind its
+    // lock.
+    enum Purpose {
+        /// `verify`: captive dependencies are recorded, whatever the policy says, and the resolution goes on.
+        case verify
+        /// `tryResolve()`: captive dependencies follow the policy; `.stop` ends the resolution, which throws.
+        case tryResolve
+    }
+
+    let purpose: Purpose
     private let world: World
     private let body: @Sendable () -> Void
+    /// The thread that waits for this one.
+    private let caller = ThreadIdentity.current
+    /// For `tryResolve`, the resolution of the waiting thread, which this one goes on with: its chain (a cycle
+    /// through the factories it is making is found), its graph, its trace and its depth.
+    private let continuation: ThreadResolutionState.Continuation?
     private struct State {
         var problems: [ResolutionError] = []
         var isFinished = false
     }
     private let state = Locked(State())
 
-    init(world: World, body: @escaping @Sendable () -> Void) {
+    private init(_ purpose: Purpose, world: World, body: @escaping @Sendable () -> Void) {
+        self.purpose = purpose
         self.world = world
         self.body = body
+        continuation = purpose == .tryResolve ? ThreadResolutionState.continuation() : nil
+    }
+
+    /// Runs `body` in `world`, on a thread of its own, while the calling thread waits; returns every problem
+    /// recorded, ending with the one that ended the resolution, if any. `tryResolve` runs it in the current world, as
+    /// a part of the calling thread's resolution.
+    static func run(_ purpose: Purpose, in world: World, _ body: @escaping @Sendable () -> Void) -> [ResolutionError] {
+        let verification = Verification(purpose, world: world, body: body)
+        // Chains are recorded while it runs: they name the factories above a problem, and captive dependencies.
+        CaptiveDependencies.verifying(1)
+        defer { CaptiveDependencies.verifying(-1) }
+        verification.runOnAThreadOfItsOwn()
+        if let continuation = verification.continuation { ThreadResolutionState.resume(continuation) }
+        return verification.problems
     }
 
     var problems: [ResolutionError] { state.reading { $0.problems } }
@@ -83,15 +113,16 @@ final class Verification: @unchecked Sendable {
     }
 
     /// Records `problem`, which would stop the process, and parks this thread for good: the resolution cannot go on,
-    /// and cannot return either.
+    /// and cannot return either. What it claimed is taken over by the threads that ask for it.
     func abandon(with problem: ResolutionError) -> Never {
         record(problem)
+        WaitsFor.abandonCurrentThread()
         finish()
         forge_block_forever()
     }
 
     /// Runs the body on a new thread, in the world, and returns when it finished or was abandoned.
-    func runOnAThreadOfItsOwn() {
+    private func runOnAThreadOfItsOwn() {
         let context = Unmanaged.passRetained(self).toOpaque()
         let error = forge_thread_start({ context in
             let verification = Unmanaged<Verification>.fromOpaque(context!).takeRetainedValue()
@@ -103,16 +134,19 @@ final class Verification: @unchecked Sendable {
         }
         while true {
             let ticket = Parking.ticket()
-            if state.reading({ $0.isFinished }) { return }
+            if state.reading({ $0.isFinished }) { break }
             Parking.wait(ticket)
         }
+        WaitsFor.forget(ObjectIdentifier(self))
     }
 
     private func run() {
-        let thread = ThreadResolutionState.current
-        thread.verification = self
-        World.$isolated.withValue(world) { body() }
-        thread.verification = nil
+        // The calling thread waits for this one: if this one needs an instance the caller is making, that is a
+        // cycle, found as one across threads, not a wait that never ends.
+        _ = WaitsFor.record(caller, waitingFor: .current, on: ObjectIdentifier(self))
+        if let continuation { ThreadResolutionState.adopt(continuation) }
+        ThreadResolutionState.current.verification = self
+        World.$isolated.withValue(world.isGlobal ? nil : world) { body() }
         finish()
     }
 

@@ -38,11 +38,12 @@ struct Creation: Sendable {
     }
 
     /// Claims the creation of the value `owner` guards for the calling thread, or says why it cannot. A claim left
-    /// by a thread that did not survive a `fork()` is taken over.
+    /// by a thread that did not survive a `fork()`, or that a failed `tryResolve()` or `verify` left parked for good
+    /// (``WaitsFor/abandonCurrentThread()``), is taken over.
     @usableFromInline
     mutating func claim(of owner: ObjectIdentifier) -> Claim {
         let me = ThreadIdentity.current
-        guard let maker, maker.livesInThisProcess else {
+        guard let maker, maker.livesInThisProcess, !WaitsFor.isAbandoned(maker) else {
             maker = me
             return .claimed
         }
@@ -71,42 +72,66 @@ struct Creation: Sendable {
     }
 }
 
-/// Which parked thread waits for which thread's claim, and on what, so that a cycle of waits is found.
+/// Which parked thread waits for which thread's claim, and on what, so that a cycle of waits is found; and which
+/// threads will never finish what they claimed.
 ///
 /// Edges change under the lock of the value they are about (a waiter records its edge while it holds that lock,
 /// and the claim's end removes them), so an edge exists exactly while its waiter waits for a claim that is held.
+/// The one exception is the edge from a thread that waits for a `tryResolve()` or `verify` it started to the thread
+/// that runs it (``Verification``), which that thread records and the waiting one removes.
 @usableFromInline
 enum WaitsFor {
-    private static let edges = Locked<[ThreadIdentity: (maker: ThreadIdentity, owner: ObjectIdentifier)]>(
-        [:], heldAcrossForkWithRank: 1)
+    private struct State {
+        var edges: [ThreadIdentity: (maker: ThreadIdentity, owner: ObjectIdentifier)] = [:]
+        /// Threads that met a problem that would have stopped the process inside `tryResolve()` or `verify`, and
+        /// are parked for good: what they claimed is taken over by the next thread that asks for it.
+        var abandoned: Set<ThreadIdentity> = []
+    }
+
+    private static let state = Locked(State(), heldAcrossForkWithRank: 1)
 
     /// Records that `waiter` waits for `maker`'s claim on `owner`. Returns `false`, recording nothing, when
     /// `maker` waits, directly or through other threads, for `waiter`.
     static func record(_ waiter: ThreadIdentity, waitingFor maker: ThreadIdentity, on owner: ObjectIdentifier)
         -> Bool
     {
-        edges.withLock { edges in
+        state.withLock { state in
             var thread = maker
-            for _ in 0...edges.count {
-                guard let next = edges[thread]?.maker else { break }
+            for _ in 0...state.edges.count {
+                guard let next = state.edges[thread]?.maker else { break }
                 if next == waiter { return false }
                 thread = next
             }
-            edges[waiter] = (maker, owner)
+            state.edges[waiter] = (maker, owner)
             return true
         }
     }
 
     /// Removes the edges of every thread that waits on `owner`: its claim ended.
     static func forget(_ owner: ObjectIdentifier) {
-        edges.withLock { edges in edges = edges.filter { $0.value.owner != owner } }
+        state.withLock { state in state.edges = state.edges.filter { $0.value.owner != owner } }
     }
 
     /// Removes the calling thread's edge, if it has one: it woke and found something else than a claim to wait on.
     @usableFromInline
     static func forgetCurrentThread() {
         let me = ThreadIdentity.current
-        edges.withLock { $0[me] = nil }
+        state.withLock { $0.edges[me] = nil }
+    }
+
+    /// Records that the calling thread will never finish what it claimed: it is about to park for good. The caller
+    /// then wakes every parked thread, so that those waiting for its claims take them over.
+    static func abandonCurrentThread() {
+        let me = ThreadIdentity.current
+        state.withLock { state in
+            state.edges[me] = nil
+            state.abandoned.insert(me)
+        }
+    }
+
+    /// Whether `thread` was abandoned (``abandonCurrentThread()``): its claims are free to take.
+    static func isAbandoned(_ thread: ThreadIdentity) -> Bool {
+        state.reading { $0.abandoned.contains(thread) }
     }
 }
 

@@ -27,9 +27,27 @@ extension FactoryBox {
         definition.isOptional && unsafeDowncast(made, to: ValueHolder.self).isNil
     }
 
+    /// Resolves the factory with `parameter` as ``resolveObject(_:)`` does, but throws what the resolution would stop
+    /// the process with, however deep beneath: an unfulfilled promise, a circular dependency, nesting too deep, or a
+    /// captive dependency under the `.stop` policy.
+    ///
+    /// A resolution that would run closures runs on a thread of its own, as a part of the calling thread's, which
+    /// waits (``Verification``); a problem there leaves that thread parked for good.
+    func tryResolveObject(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject {
+        if try checkResolvable(parameter) { return resolveObject(parameter) }
+        let handOff = HandOff(parameter)
+        let problems = Verification.run(.tryResolve, in: World.current) {
+            handOff.object = self.resolveObject(handOff.parameter)
+        }
+        if let problem = problems.last { throw problem }
+        return handOff.object!
+    }
+
     /// Throws what resolving this factory with `parameter` now would stop the process with, as far as can be told
-    /// before: an unfulfilled promise, or a circular dependency this resolution would close.
-    func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) {
+    /// before: an unfulfilled promise, or a circular dependency this resolution would close. Returns whether the
+    /// resolution would return a kept instance, running no closure.
+    @discardableResult
+    func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> Bool {
         let world = World.current
         if ThreadResolutionState.depth >= ThreadResolutionState.depthLimit {
             throw ResolutionError.nestedTooDeep(
@@ -43,11 +61,11 @@ extension FactoryBox {
         if chain.contains(where: { $0 === self }) || isMakingIt {
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
-        if isPromised && !slot.hasRegistration && !holdsLiveInstance(in: target, world: world)
-            && !hasContext(in: world)
-        {
+        let holdsInstance = kind != .unique && kind != .graph && holdsLiveInstance(in: target, world: world)
+        if isPromised && !slot.hasRegistration && !holdsInstance && !hasContext(in: world) {
             throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
         }
+        return holdsInstance
     }
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
@@ -152,4 +170,14 @@ extension FactoryBox {
         if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
         return made
     }
+}
+
+/// What ``FactoryBox/tryResolveObject(_:)`` hands the thread that resolves, and what that thread hands back.
+private final class HandOff: @unchecked Sendable {
+    // @unchecked: the thread that made it waits while the other one uses it, and reads `object` once that one is
+    // done. The parameter stays valid while it waits; a thread parked for good never reads it again.
+    let parameter: UnsafeRawPointer
+    var object: AnyObject?
+
+    init(_ parameter: UnsafeRawPointer) { self.parameter = parameter }
 }
