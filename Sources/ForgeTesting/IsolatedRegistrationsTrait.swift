@@ -1,5 +1,5 @@
 // ForgeTesting: a Swift Testing trait that runs each test in its own isolated world.
-import Forge
+@_spi(ForgeTesting) import Forge
 import Testing
 
 /// Runs each test, or each test of a suite, in its own isolated world of registrations and scope caches.
@@ -23,6 +23,12 @@ import Testing
 ///
 /// Each test case of a parameterized test gets a world of its own. See
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge) for what a world holds.
+///
+/// A captive dependency met in the test's world, while `Container.Diagnostics.captiveDependencies` is `.warn`
+/// (the default in debug builds), is an issue of the test, with Forge's message, instead of a printed warning. A
+/// problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
+/// world, and so the test; `tryResolve()` and `Container.Diagnostics.verify` turn those into errors a test can
+/// check.
 public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Registers mocks inside the test's world, before the test runs.
     let registrations: (@Sendable () -> Void)?
@@ -36,13 +42,14 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// Runs `function`, the test case, inside a new isolated world named after the test, after the trait's
-    /// registrations.
+    /// registrations. A captive dependency met there is an issue of the test.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let location = test.sourceLocation
         try await Container.Registrations.isolated(
-            named: "test \(test.name)", fileID: location.fileID, line: location.line
+            named: "test \(test.name)", fileID: location.fileID, line: location.line,
+            reportingProblems: { problem in Issue.record(Comment(rawValue: problem.description)) }
         ) {
             registrations?()
             try await function()

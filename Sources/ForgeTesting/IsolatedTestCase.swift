@@ -1,5 +1,5 @@
 // ForgeTesting: an XCTestCase whose test methods each run in their own isolated world.
-import Forge
+@_spi(ForgeTesting) import Forge
 import XCTest
 
 /// A test case whose every test method runs in its own isolated world, `setUp` and `tearDown` included.
@@ -21,10 +21,19 @@ import XCTest
 ///
 /// To isolate part of a test without subclassing, call
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge).
+///
+/// A captive dependency met in the test's world, while `Container.Diagnostics.captiveDependencies` is `.warn`
+/// (the default in debug builds), fails the test with Forge's message instead of printing a warning. A problem that
+/// stops the process (a missing promise, a cycle) still stops it, with a message that names the test's world, and
+/// so the test.
 open class IsolatedTestCase: XCTestCase {
-    /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test.
+    /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test. A
+    /// captive dependency met there fails the test.
     override open func invokeTest() {
-        Container.Registrations.isolated(named: name) {
+        Container.Registrations.isolated(
+            named: name, fileID: #fileID, line: #line,
+            reportingProblems: { problem in XCTFail(problem.description) }
+        ) {
             super.invokeTest()
         }
     }

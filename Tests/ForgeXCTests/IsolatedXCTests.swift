@@ -30,3 +30,42 @@ final class IsolatedXCTests: IsolatedTestCase {
         wait(for: [expectation], timeout: 10)
     }
 }
+
+extension Container.Scope {
+    fileprivate static let xcSession = Cached(name: "xcSession")
+}
+
+private final class XCClient: Sendable {}
+private final class XCRepository: Sendable {
+    let client: XCClient
+    init(_ client: XCClient) { self.client = client }
+}
+
+extension Container {
+    fileprivate static let xcClient = Factory(scope: .xcSession) { XCClient() }
+    fileprivate static let xcRepository = Factory(scope: .cached) { XCRepository(xcClient()) }
+}
+
+/// Under IsolatedTestCase, a captive dependency fails the test: the failure is caught here, to check it.
+final class CaptiveDependencyXCTests: IsolatedTestCase {
+    private var captiveFailures: [String] = []
+
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        if description.contains("Forge: captive dependency.") {
+            captiveFailures.append(description)
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    func testACaptiveDependencyFailsTheTest() throws {
+        try XCTSkipUnless(
+            Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default")
+        _ = Container.xcRepository()
+        XCTAssertEqual(captiveFailures.count, 1)
+        XCTAssertTrue(captiveFailures.first?.contains("Factory<XCRepository>") == true)
+        XCTAssertTrue(captiveFailures.first?.contains("testACaptiveDependencyFailsTheTest") == true)
+    }
+}

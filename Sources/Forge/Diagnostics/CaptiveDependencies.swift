@@ -129,6 +129,8 @@ enum CaptiveDependencies {
         case .stop:
             Report.stop(problem)
         case .warn:
+            // In a test's world, a test failure, for every test that meets it.
+            if let handler = World.current.problemHandler { return handler(problem) }
             let key = problem.chain.joined(separator: "|")
             guard state.withLock({ $0.reported.insert(key).inserted }) else { return }
             Report.write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")

@@ -64,7 +64,7 @@ enum Report {
             Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \
             still making its instance on this thread. Turn on `Container.Diagnostics.detectsCycles` to see the \
             whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
-            """))
+            """ + ResolutionError.happenedIn(World.current)))
     }
 
     /// Stops the process: this thread would wait for `what`, which another thread is making while it waits,
@@ -79,7 +79,7 @@ enum Report {
             would ever finish.\(mine)
             Resolve the same factory from one thread with `Container.Diagnostics.detectsCycles` on to see the \
             whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
-            """))
+            """ + ResolutionError.happenedIn(World.current)))
     }
 
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.

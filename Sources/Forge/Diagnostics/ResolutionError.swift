@@ -72,7 +72,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             Forge allows: almost certainly a circular dependency that cycle detection, off in release builds, \
             would have named. Set `Container.Diagnostics.detectsCycles = true` and run again to see the chain, then \
             inject one of its factories lazily (@LazyInjected) to break it.
-            """)
+            """ + happenedIn(world))
+    }
+
+    /// A last line naming an isolated world, such as a test's, for a message that does not name its world otherwise.
+    static func happenedIn(_ world: World) -> String {
+        world.isGlobal ? "" : "\nThis happened in \(world.description)."
     }
 
     /// `holder`, made for a longer-lived scope, resolved `dependency` through `chain` (`holder` first, `dependency`
@@ -105,6 +110,6 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 \(steps.joined(separator: "\n -> "))
             Break the cycle: inject one of these lazily (@LazyInjected, or resolve it later in a method), or move \
             the shared part into a factory of its own.
-            """)
+            """ + happenedIn(world))
     }
 }

@@ -51,13 +51,44 @@ extension SharedContainer.Registrations {
     }
 }
 
+extension SharedContainer.Registrations {
+    /// ``isolated(named:runContext:fileID:line:_:)`` for a test framework's integration (ForgeTesting's trait and
+    /// `IsolatedTestCase`): a wiring problem met in the world that does not stop the process (a captive dependency,
+    /// while ``SharedContainer/Diagnostics/captiveDependencies`` is `.warn`) goes to `problems`, to be recorded as
+    /// a failure of the test, instead of a printed warning. Nested worlds inherit it.
+    @_spi(ForgeTesting)
+    public static func isolated<R>(
+        named name: String, fileID: String, line: Int,
+        reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void, _ body: () throws -> R
+    ) rethrows -> R {
+        let world = World.makeIsolated(named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems)
+        return try World.$isolated.withValue(world, operation: body)
+    }
+
+    /// The async form of ``isolated(named:fileID:line:reportingProblems:_:)``.
+    @_spi(ForgeTesting)
+    public static func isolated<R>(
+        named name: String, fileID: String, line: Int,
+        reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> R {
+        let world = World.makeIsolated(named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems)
+        return try await World.$isolated.withValue(world, operation: body)
+    }
+}
+
 extension World {
-    /// A world for a new isolated call, nested in the current one if there is one.
-    static func makeIsolated(named name: String?, runContext: SharedContainer.RunContext?, at site: String) -> World {
+    /// A world for a new isolated call, nested in the current one if there is one, whose problems go to
+    /// `problemHandler`, or the enclosing world's.
+    static func makeIsolated(
+        named name: String?, runContext: SharedContainer.RunContext?, at site: String,
+        problemHandler: (@Sendable (ResolutionError) -> Void)? = nil
+    ) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
         let description = name.map { "the isolated world \"\($0)\" (made at \(site))" }
             ?? "the isolated world made at \(site)"
         return World(isGlobal: false, initial: enclosing.registrationsForNestedWorld(),
-                     runContext: runContext ?? enclosing.runContext, description: description)
+                     runContext: runContext ?? enclosing.runContext, description: description,
+                     problemHandler: problemHandler ?? enclosing.problemHandler)
     }
 }

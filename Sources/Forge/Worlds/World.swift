@@ -35,6 +35,9 @@ final class World: Sendable {
     let runContext: SharedContainer.RunContext
     /// Which world this is, for messages: "the process's world", or where an isolated one was made.
     let description: String
+    /// Where a wiring problem that does not stop the process goes instead of a printed warning: a test failure, for
+    /// a world that ForgeTesting made for a test. Nested worlds inherit it.
+    let problemHandler: (@Sendable (ResolutionError) -> Void)?
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
 
@@ -74,10 +77,11 @@ final class World: Sendable {
     }
 
     init(isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
-         description: String) {
+         description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil) {
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description
+        self.problemHandler = problemHandler
         // The process's world is held across fork(), so that a child gets its tables whole.
         self.state = isGlobal
             ? Locked(State(initial: initial, baseline: initial), heldAcrossForkWithRank: 0)
