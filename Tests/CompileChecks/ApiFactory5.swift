@@ -11,4 +11,4 @@ final class TestClock: SystemClock, @unchecked Sendable {}
 extension Container {
     static let clock = Factory.sendable(scope: .singleton) { SystemClock() }  // SystemClock: Sendable
 }
-Container.clock.registerSendable { TestClock() }
+Container.clock.register { TestClock() }

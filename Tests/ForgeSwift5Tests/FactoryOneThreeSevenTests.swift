@@ -1,5 +1,5 @@
 // Factory 1.3.7's public API as its users write it, in Swift 5 language mode: reset options, projected values,
-// Registrations.isEmpty, OptionalProtocol, and XCTest push/pop around them.
+// Registrations.isEmpty, and XCTest push/pop around them.
 import Forge
 import XCTest
 
@@ -30,11 +30,6 @@ class RefreshableViewModel {
     func refreshWeak() {
         $weakService.resolve(reset: .none)
     }
-}
-
-func describe(_ value: Any) -> String {
-    if let optional = value as? OptionalProtocol, !optional.hasWrappedValue { return "nil" }
-    return "value"
 }
 
 final class FactoryOneThreeSevenTests: XCTestCase {
@@ -125,10 +120,5 @@ final class FactoryOneThreeSevenTests: XCTestCase {
             Container.cachedService.reset()
             XCTAssertTrue(Container.Registrations.isEmpty)
         }
-    }
-
-    func testOptionalProtocol() {
-        XCTAssertEqual(describe(OrderContainer.optionalService() as Any), "nil")
-        XCTAssertEqual(describe(Container.myService() as Any), "value")
     }
 }

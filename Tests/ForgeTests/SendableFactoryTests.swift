@@ -18,7 +18,7 @@ extension Container {
             let clock = Container.clock()
             #expect(clock.name == "system")
             #expect(await Task.detached { Container.clock() }.value.name == "system")
-            Container.clock.registerSendable { SendableClock("test") }
+            Container.clock.register { SendableClock("test") }
             #expect(Container.clock().name == "test")
             #expect(Container.clock() !== clock)
         }

@@ -134,18 +134,12 @@ extension Factory where T: Sendable {
     /// extension Container {
     ///     static let clock = Factory.sendable(scope: .singleton) { SystemClock() }  // SystemClock: Sendable
     /// }
-    /// Container.clock.registerSendable { TestClock() }
+    /// Container.clock.register { TestClock() }
     /// ```
     public static func sendable(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () -> T
     ) -> Factory {
         Factory(scope: scope, fileID: fileID, line: line, factory: factory)
-    }
-
-    /// Overrides the factory; the same as ``register(factory:)``, for a factory declared with
-    /// ``sendable(scope:fileID:line:factory:)``.
-    public func registerSendable(factory: @escaping @Sendable () -> T) {
-        register(factory: factory)
     }
 }

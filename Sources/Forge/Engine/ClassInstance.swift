@@ -18,18 +18,13 @@ func isNil(_ value: Any) -> Bool {
     (value as? any OptionalProtocol)?.hasWrappedValue == false
 }
 
-/// An `Optional` whose wrapped type is not known, as Factory 1.x declared it: some apps use it to unwrap an `Any`.
-///
-/// ```swift
-/// func describe(_ value: Any) -> String {
-///     if let optional = value as? any OptionalProtocol, !optional.hasWrappedValue { return "nil" }
-///     return "\(value)"
-/// }
-/// ```
+/// An `Optional` whose wrapped type is not known.
 ///
 /// Forge uses it to tell whether a resolved instance is `nil` (which is never cached), and to find the class
-/// instance inside an optional that the `shared` scope and `@WeakLazyInjected` hold weakly.
-public protocol OptionalProtocol {
+/// instance inside an optional that the `shared` scope and `@WeakLazyInjected` hold weakly. Internal, as Factory
+/// 2.x made its own (Factory 1.x declared it public but documented it as internal): a public one would add its
+/// members to every `Optional` in every client module.
+protocol OptionalProtocol {
     /// Whether the optional holds a value.
     var hasWrappedValue: Bool { get }
     /// The value the optional holds, as `Any`, or `nil`.
@@ -38,13 +33,13 @@ public protocol OptionalProtocol {
 
 extension Optional: OptionalProtocol {
     /// Whether the optional holds a value: `false` for `nil`.
-    public var hasWrappedValue: Bool {
+    var hasWrappedValue: Bool {
         if case .some = self { return true }
         return false
     }
 
     /// The value the optional holds, as `Any`, or `nil`.
-    public var wrappedValue: Any? {
+    var wrappedValue: Any? {
         if case .some(let value) = self { return value }
         return nil
     }
