@@ -9,14 +9,15 @@ let package = Package(
         .library(name: "Forge", targets: ["Forge"]),
         // Test helpers: a Swift Testing trait and an XCTest base class that isolate each test.
         .library(name: "ForgeTesting", targets: ["ForgeTesting"]),
-        .executable(name: "forge-demo", targets: ["ForgeDemo"]),
     ],
     targets: [
         // The locks, parking and thread-local state behind Sources/Forge; not a product.
         .target(name: "CForge"),
         .target(name: "Forge", dependencies: ["CForge"]),
         .target(name: "ForgeTesting", dependencies: ["Forge"]),
-        .executableTarget(name: "ForgeDemo", dependencies: ["Forge"], path: "Examples/ForgeDemo"),
+        // The examples are executable targets, not products: `swift run forge-demo` and `swift run ModularApp` work in
+        // this package, and a package that depends on Forge sees only the two libraries.
+        .executableTarget(name: "forge-demo", dependencies: ["Forge"], path: "Examples/ForgeDemo"),
         // A modular app: a service module, a feature module and the app that wires them (Examples/ModularApp).
         .target(name: "ModularNetworking", dependencies: ["Forge"], path: "Examples/ModularApp/Networking"),
         .target(
@@ -30,7 +31,7 @@ let package = Package(
         // The seed's samples verbatim, `static var session = Cached()` included, in Swift 5 mode.
         .testTarget(
             name: "ForgeSwift5Tests", dependencies: ["Forge"], swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "ForgeDemoTests", dependencies: ["ForgeDemo"]),
+        .testTarget(name: "ForgeDemoTests", dependencies: ["forge-demo"]),
         // The feature tested with mocks, and the built app run as a user would (not linked: its AutoRegistering
         // conformance would meet the other tests').
         .testTarget(

@@ -1,7 +1,7 @@
 import Forge
 import Testing
 
-@testable import ForgeDemo
+@testable import forge_demo
 
 /// Runs `body` with a new app and a recording logger, in a private Forge world.
 ///

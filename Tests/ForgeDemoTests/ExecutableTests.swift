@@ -35,9 +35,9 @@ import Testing
     @Test func withTraceItWritesTheResolutionTreeToStandardError() throws {
         let (output, errors) = try runDemoCapturingErrors(input: "login alice\nquit\n", arguments: ["--trace"])
         #expect(output.contains("logged in as alice"))
-        let cart = errors.first { $0.hasPrefix("Factory<Cart> (ForgeDemo/Container+Demo.swift:") }
+        let cart = errors.first { $0.hasPrefix("Factory<Cart> (forge_demo/Container+Demo.swift:") }
         #expect(cart?.contains("session: new in") == true)
-        #expect(errors.contains { $0.hasPrefix("  Factory<APIClient> (ForgeDemo/") && $0.contains("session: cache") })
+        #expect(errors.contains { $0.hasPrefix("  Factory<APIClient> (forge_demo/") && $0.contains("session: cache") })
     }
 
     @Test func itRunsPipedCommandsInstead() throws {

@@ -1,4 +1,4 @@
-@testable import ForgeDemo
+@testable import forge_demo
 
 /// A logger that keeps its messages for the test to read, instead of printing them.
 final class RecordingLogger: Logger {
