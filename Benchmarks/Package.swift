@@ -10,7 +10,7 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .executable(name: "forge-engine-table", targets: ["EngineTable"]),
+        .executable(name: "forge-engine-table", targets: ["EngineTable"])
     ],
     dependencies: [
         .package(name: "Forge", path: ".."),
@@ -54,13 +54,19 @@ func benchmarkTarget(_ name: String, dependencies: [Target.Dependency] = []) -> 
 package.targets += [
     // The floor: direct construction, no container at all.
     benchmarkTarget("DirectBenchmarks"),
-    benchmarkTarget("ForgeBenchmarks", dependencies: [
-        .product(name: "Forge", package: "Forge"),
-    ]),
-    benchmarkTarget("SwinjectBenchmarks", dependencies: [
-        .product(name: "Swinject", package: "Swinject"),
-    ]),
-    benchmarkTarget("DependenciesBenchmarks", dependencies: [
-        .product(name: "Dependencies", package: "swift-dependencies"),
-    ]),
+    benchmarkTarget(
+        "ForgeBenchmarks",
+        dependencies: [
+            .product(name: "Forge", package: "Forge")
+        ]),
+    benchmarkTarget(
+        "SwinjectBenchmarks",
+        dependencies: [
+            .product(name: "Swinject", package: "Swinject")
+        ]),
+    benchmarkTarget(
+        "DependenciesBenchmarks",
+        dependencies: [
+            .product(name: "Dependencies", package: "swift-dependencies")
+        ]),
 ]

@@ -47,9 +47,9 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let location = test.sourceLocation
+        let reportProblem: @Sendable (ResolutionError) -> Void = { Issue.record(Comment(rawValue: $0.description)) }
         try await Container.Registrations.isolated(
-            named: "test \(test.name)", fileID: location.fileID, line: location.line,
-            reportingProblems: { problem in Issue.record(Comment(rawValue: problem.description)) }
+            named: "test \(test.name)", fileID: location.fileID, line: location.line, reportingProblems: reportProblem
         ) {
             registrations?()
             try await function()

@@ -30,10 +30,8 @@ open class IsolatedTestCase: XCTestCase {
     /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test. A
     /// captive dependency met there fails the test.
     override open func invokeTest() {
-        Container.Registrations.isolated(
-            named: name, fileID: #fileID, line: #line,
-            reportingProblems: { problem in XCTFail(problem.description) }
-        ) {
+        let reportProblem: @Sendable (ResolutionError) -> Void = { XCTFail($0.description) }
+        Container.Registrations.isolated(named: name, fileID: #fileID, line: #line, reportingProblems: reportProblem) {
             super.invokeTest()
         }
     }

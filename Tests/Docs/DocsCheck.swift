@@ -36,11 +36,12 @@ where url.pathExtension == "json" {
         declared.insert(precise)
         if symbol["docComment"] != nil { continue }
         if let name = path.last, compilerWritten.contains(name) { continue }
-        let location = (symbol["location"] as? [String: Any]).map { location -> String in
-            let file = (location["uri"] as? String ?? "").components(separatedBy: "/Sources/").last ?? ""
-            let line = ((location["position"] as? [String: Any])?["line"] as? Int).map { $0 + 1 } ?? 0
-            return " (Sources/\(file):\(line))"
-        } ?? ""
+        let location =
+            (symbol["location"] as? [String: Any]).map { location -> String in
+                let file = (location["uri"] as? String ?? "").components(separatedBy: "/Sources/").last ?? ""
+                let line = ((location["position"] as? [String: Any])?["line"] as? Int).map { $0 + 1 } ?? 0
+                return " (Sources/\(file):\(line))"
+            } ?? ""
         missing.append(path.joined(separator: ".") + location)
     }
 }

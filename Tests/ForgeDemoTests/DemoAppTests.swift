@@ -89,11 +89,12 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
             _ = app.run("logout")
             _ = app.run("login bob")
             _ = app.run("add tea")
-            #expect(logger.messages == [
-                "api#1 POST https://api.example.com/users/alice/cart apples",
-                "api#1 closed",
-                "api#2 POST https://api.example.com/users/bob/cart tea",
-            ])
+            #expect(
+                logger.messages == [
+                    "api#1 POST https://api.example.com/users/alice/cart apples",
+                    "api#1 closed",
+                    "api#2 POST https://api.example.com/users/bob/cart tea",
+                ])
         }
     }
 
@@ -127,11 +128,12 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
     func sessionGraph() {
         let graph = DemoApp.sessionGraph()
         let edges = Set(graph.edges.map { "\($0.from.type) -> \($0.to.type)" })
-        #expect(edges == [
-            "Cart -> APIClient", "Cart -> InstanceIDs",
-            "APIClient -> SessionStore", "APIClient -> InstanceIDs", "APIClient -> AppConfig",
-            "APIClient -> Logger", "AppConfig -> InstanceIDs", "Logger -> InstanceIDs",
-        ])
+        #expect(
+            edges == [
+                "Cart -> APIClient", "Cart -> InstanceIDs",
+                "APIClient -> SessionStore", "APIClient -> InstanceIDs", "APIClient -> AppConfig",
+                "APIClient -> Logger", "AppConfig -> InstanceIDs", "Logger -> InstanceIDs",
+            ])
         #expect(graph.nodes.first { $0.type == "Cart" }?.scope == "session")
         #expect(graph.mermaid.hasPrefix("graph TD\n"))
     }

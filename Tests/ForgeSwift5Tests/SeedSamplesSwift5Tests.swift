@@ -76,9 +76,9 @@ class ContentViewModel {
 }
 
 class CustomContainer: SharedContainer {
-        static let poc = Factory<String>(scope: .singleton) {
-            "Initial project"
-        }
+    static let poc = Factory<String>(scope: .singleton) {
+        "Initial project"
+    }
 }
 
 final class ViewModelPoc {
@@ -94,7 +94,7 @@ final class SeedSamplesSwift5Tests: XCTestCase {
     override func setUp() {
         super.setUp()
         Container.Registrations.push()
-     }
+    }
 
     override func tearDown() {
         super.tearDown()

@@ -1,8 +1,8 @@
 // A factory that dies must not leave a slot that a new factory at the same address inherits, nor a lock word that
 // a sanitizer sees reused without ordering.
 import Dispatch
-import Foundation
 import Forge
+import Foundation
 import Testing
 
 @Suite struct AddressReuseTests {

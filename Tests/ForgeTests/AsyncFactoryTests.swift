@@ -155,7 +155,9 @@ private final class PairBox: Sendable {
                 return await group.reduce(into: []) { $0.append($1) }
             }
             // Every awaiter of the failed creation got its error; a caller that came after it ended made the next.
-            let failures = results.filter { if case .failure(let error) = $0 { error == Failure(attempt: 1) } else { false } }
+            let failures = results.filter {
+                if case .failure(let error) = $0 { error == Failure(attempt: 1) } else { false }
+            }
             #expect(!failures.isEmpty)
             let again = try await Container.flakyDatabase()
             #expect(again.name.hasPrefix("attempt "))
@@ -229,7 +231,8 @@ private final class PairBox: Sendable {
     @Test("Unique makes a new instance each time; shared keeps one while someone holds it; scopes reset")
     func scopes() async {
         await Container.Registrations.isolated {
-            let a = await Container.uniqueDatabase(), b = await Container.uniqueDatabase()
+            let a = await Container.uniqueDatabase()
+            let b = await Container.uniqueDatabase()
             #expect(a !== b)
             var held: Database? = await Container.sharedDatabase()
             let id = ObjectIdentifier(held!)
@@ -360,7 +363,12 @@ extension Container {
     }
     /// Starts a task that resolves this same factory, and does not await it.
     fileprivate static let warmer: AsyncFactory<Database> = AsyncFactory(scope: .cached) {
-        spawned.mutate { $0 = Task { await spawnedGate.wait(); return await warmer() } }
+        spawned.mutate {
+            $0 = Task {
+                await spawnedGate.wait()
+                return await warmer()
+            }
+        }
         await crossGate.wait()
         return Database("warm")
     }

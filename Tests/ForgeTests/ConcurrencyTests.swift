@@ -24,18 +24,24 @@ extension Container {
 @Suite struct ConcurrencyTests {
     @Test(arguments: ["cached", "singleton", "session", "shared"])
     func aScopedClosureRunsExactlyOnceUnderARace(scope name: String) async {
-        let scope: Container.Scope = switch name {
-        case "cached": .cached
-        case "singleton": .singleton
-        case "session": .session
-        default: .shared
-        }
+        let scope: Container.Scope =
+            switch name {
+            case "cached": .cached
+            case "singleton": .singleton
+            case "session": .session
+            default: .shared
+            }
         for _ in 0..<100 {
             let made = Counter()
             let factory = Factory(scope: scope) { Slow(id: made.increment()) }
             let ids = await Container.Registrations.isolated {
                 await withTaskGroup(of: (Int, Slow).self) { group in
-                    for _ in 0..<16 { group.addTask { let s = factory(); return (s.id, s) } }
+                    for _ in 0..<16 {
+                        group.addTask {
+                            let s = factory()
+                            return (s.id, s)
+                        }
+                    }
                     return await group.reduce(into: [(Int, Slow)]()) { $0.append($1) }
                 }
             }
@@ -70,9 +76,11 @@ extension Container {
                             case 1: Container.leaf.reset()
                             case 2: Container.Scope.cached.reset()
                             case 3: Container.Registrations.push()
-                            // A push of its own first: pushes always outnumber pops, so no pop finds the stack empty and
-                            // warns into the test output (MisuseMessageTests checks that warning).
-                            case 4: Container.Registrations.push(); Container.Registrations.pop()
+                            // A push of its own first: pushes always outnumber pops, so no pop finds the stack
+                            // empty and warns into the test output (MisuseMessageTests checks that warning).
+                            case 4:
+                                Container.Registrations.push()
+                                Container.Registrations.pop()
                             case 5: Container.Scope.reset(includingSingletons: true)
                             default:
                                 let (middle, leaf) = Container.top()
@@ -86,4 +94,3 @@ extension Container {
         }
     }
 }
-

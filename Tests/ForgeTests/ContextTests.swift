@@ -29,10 +29,12 @@ private func resolved(in context: RunContext) -> String {
         #expect(resolved(in: RunContext(arguments: ["App"], isDebugBuild: true)) == "debug")
         #expect(resolved(in: RunContext(arguments: ["AppTests.xctest"], isDebugBuild: true)) == "test")
         #expect(resolved(in: RunContext(arguments: ["App"], environment: ["XCTestBundlePath": "/x"])) == "test")
-        #expect(resolved(in: RunContext(arguments: ["AppTests.xctest"], environment: preview, isDebugBuild: true))
-            == "preview")
-        #expect(resolved(in: RunContext(arguments: ["App", "--offline"], environment: preview, isDebugBuild: true))
-            == "offline")
+        #expect(
+            resolved(in: RunContext(arguments: ["AppTests.xctest"], environment: preview, isDebugBuild: true))
+                == "preview")
+        #expect(
+            resolved(in: RunContext(arguments: ["App", "--offline"], environment: preview, isDebugBuild: true))
+                == "offline")
         #expect(resolved(in: RunContext(arguments: ["App", "--staging", "--offline"])) == "offline")
         #expect(resolved(in: RunContext(arguments: ["App", "--staging"])) == "staging")
         #expect(resolved(in: RunContext(arguments: ["--offline"])) == "own")  // the program's own path is no argument

@@ -85,19 +85,23 @@ extension GlobalStateTests {
 
         @Test("A session instance made for the old user is not cached after the session's reset")
         func logoutDuringCreation() {
-            resolve(Container.cart, whileChanging: {
-                currentUser.value = "bob"
-                Container.Scope.login.reset()
-            }, gate: resetGate)
+            resolve(
+                Container.cart,
+                whileChanging: {
+                    currentUser.value = "bob"
+                    Container.Scope.login.reset()
+                }, gate: resetGate)
             #expect(Container.cart().dependency.name == "bob")
             #expect(Container.user().name == "bob")
         }
 
         @Test("An instance made before another factory's new registration is not cached after it")
         func registrationDuringCreation() {
-            resolve(Container.registeredService, whileChanging: {
-                Container.registeredDependency.register { RaceDependency("mock") }
-            }, gate: registerGate)
+            resolve(
+                Container.registeredService,
+                whileChanging: {
+                    Container.registeredDependency.register { RaceDependency("mock") }
+                }, gate: registerGate)
             #expect(Container.registeredService().dependency.name == "mock")
             Container.registeredDependency.reset()
             Container.Scope.singleton.reset()
@@ -105,10 +109,12 @@ extension GlobalStateTests {
 
         @Test("An instance made from a dependency that reset(.scope) dropped is not cached after it")
         func scopeResetDuringCreation() {
-            resolve(Container.scopedService, whileChanging: {
-                dependencyName.value = "new"
-                Container.scopedDependency.reset(.scope)
-            }, gate: scopeResetGate)
+            resolve(
+                Container.scopedService,
+                whileChanging: {
+                    dependencyName.value = "new"
+                    Container.scopedDependency.reset(.scope)
+                }, gate: scopeResetGate)
             #expect(Container.scopedService().dependency.name == "new")
         }
     }

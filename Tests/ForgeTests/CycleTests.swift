@@ -98,9 +98,9 @@ private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(
     @Test func detectionIsOnByDefaultInDebugBuildsOnly() async {
         await #expect(processExitsWith: .success) {
             #if DEBUG
-            precondition(Container.Diagnostics.detectsCycles, "cycle detection should be on in debug builds")
+                precondition(Container.Diagnostics.detectsCycles, "cycle detection should be on in debug builds")
             #else
-            precondition(!Container.Diagnostics.detectsCycles, "cycle detection should be off in release builds")
+                precondition(!Container.Diagnostics.detectsCycles, "cycle detection should be off in release builds")
             #endif
         }
     }

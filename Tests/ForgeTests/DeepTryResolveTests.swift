@@ -75,7 +75,10 @@ extension Container {
             return Feature(nil, error)
         }
     }
-    fileprivate static let tryingInner: Factory<Node> = Factory { _ = tryingOuter(); return Node(nil) }
+    fileprivate static let tryingInner: Factory<Node> = Factory {
+        _ = tryingOuter()
+        return Node(nil)
+    }
 
     /// A graph instance shared by the caller's resolution and the part tryResolve() runs.
     fileprivate static let graphShared = Factory(scope: .graph) { Shared() }

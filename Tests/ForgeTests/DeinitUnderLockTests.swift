@@ -43,18 +43,19 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
 @Suite struct DeinitUnderLockTests {
     @Test("Registrations.reset() releases the push/pop snapshots after the world's lock")
     func resetReleasesSnapshotsAfterTheLock() {
-        #expect(finishes(within: 20) {
-            Container.Registrations.isolated {
-                Container.Registrations.push()
-                do {
-                    let probe = ResolvesWhenReleased()
-                    Container.capturing.register { withExtendedLifetime(probe) { NSObject() } }
+        #expect(
+            finishes(within: 20) {
+                Container.Registrations.isolated {
+                    Container.Registrations.push()
+                    do {
+                        let probe = ResolvesWhenReleased()
+                        Container.capturing.register { withExtendedLifetime(probe) { NSObject() } }
+                    }
+                    Container.Registrations.push()  // the snapshot is now the only other holder of that closure
+                    Container.capturing.register { NSObject() }
+                    Container.Registrations.reset()  // lets the snapshots go: the last release of the probe
                 }
-                Container.Registrations.push()  // the snapshot is now the only other holder of that closure
-                Container.capturing.register { NSObject() }
-                Container.Registrations.reset()  // lets the snapshots go: the last release of the probe
-            }
-        })
+            })
     }
 
     /// In the process's world a factory's box is its slot, so a scope's list of slots may hold the last reference
@@ -62,14 +63,15 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
     @Test("A factory whose last holder is a scope's list is released after the world's lock")
     func factoryReleasedByAScopeResetAfterTheLock() {
         // In the process's world: the detached thread inherits no isolated world.
-        #expect(finishes(within: 20) {
-            do {
-                let probe = LocksTheWorldWhenReleased()
-                let factory = Factory(scope: .releasingBoxes) { withExtendedLifetime(probe) { 7 } }
-                precondition(factory() == 7)  // the scope's list now holds the factory's box
-            }
-            Container.Scope.releasingBoxes.reset()  // the last release of the box, its closure, then the probe
-        })
+        #expect(
+            finishes(within: 20) {
+                do {
+                    let probe = LocksTheWorldWhenReleased()
+                    let factory = Factory(scope: .releasingBoxes) { withExtendedLifetime(probe) { 7 } }
+                    precondition(factory() == 7)  // the scope's list now holds the factory's box
+                }
+                Container.Scope.releasingBoxes.reset()  // the last release of the box, its closure, then the probe
+            })
     }
 
     @Test("Setting the decorator releases the old one after its lock")
@@ -92,20 +94,21 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
     @Test("A weakly held instance's last release, by isEmpty, runs its deinit after the locks")
     func weakLoadReleasedAfterTheLocks() {
         // In the process's world: a thread started with Dispatch does not inherit an isolated world.
-        #expect(finishes(within: 60) {
-            let stop = Counter()
-            let resolver = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                while stop.value == 0 { _ = Container.sharedProbe() }
-                resolver.signal()
-            }
-            // For a time rather than a count: under the thread sanitizer a count took most of the deadline.
-            let end = DispatchTime.now().uptimeNanoseconds + 3_000_000_000
-            while DispatchTime.now().uptimeNanoseconds < end {
-                for _ in 0..<1_000 { _ = Container.Scope.shared.isEmpty }
-            }
-            stop.increment()
-            resolver.wait()
-        })
+        #expect(
+            finishes(within: 60) {
+                let stop = Counter()
+                let resolver = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    while stop.value == 0 { _ = Container.sharedProbe() }
+                    resolver.signal()
+                }
+                // For a time rather than a count: under the thread sanitizer a count took most of the deadline.
+                let end = DispatchTime.now().uptimeNanoseconds + 3_000_000_000
+                while DispatchTime.now().uptimeNanoseconds < end {
+                    for _ in 0..<1_000 { _ = Container.Scope.shared.isEmpty }
+                }
+                stop.increment()
+                resolver.wait()
+            })
     }
 }

@@ -22,15 +22,16 @@ extension Container {
         #expect(graph.nodes.map(\.scope) == ["unique", "graphSession", "graph"])
         #expect(graph.edges.count == 2)
         #expect(graph.edges.allSatisfy { $0.from == graph.nodes[0] })
-        #expect(graph.mermaid == """
-            graph TD
-                n0["TracedBranch<br/>unique"]
-                n1["TracedLeaf<br/>graphSession"]
-                n2["TracedLeaf<br/>graph"]
-                n0 --> n1
-                n0 --> n2
+        #expect(
+            graph.mermaid == """
+                graph TD
+                    n0["TracedBranch<br/>unique"]
+                    n1["TracedLeaf<br/>graphSession"]
+                    n2["TracedLeaf<br/>graph"]
+                    n0 --> n1
+                    n0 --> n2
 
-            """)
+                """)
         #expect(graph.dot.contains("n0 [label=\"TracedBranch\\nunique\"];"))
         #expect(graph.dot.contains("n0 -> n2;"))
     }

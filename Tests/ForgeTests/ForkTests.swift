@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 // A child forked while other threads use Forge: it resets and resolves, or, where a thread of its parent was
 // changing Forge's state at the fork, stops with a message; it never crashes on half-written state or hangs.
 @testable import Forge
-import Foundation
-import Testing
 
 extension Container {
     fileprivate static let forked = Factory(scope: .cached) { Tracked(id: 1) }
@@ -15,9 +16,9 @@ private let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0),
 /// Whether a child takes over, or stops on, a lock a thread of its parent held: on Linux. On Apple platforms the
 /// lock is an `os_unfair_lock`, and the child waits for it.
 #if os(Linux)
-private let locksKnowTheirGeneration = true
+    private let locksKnowTheirGeneration = true
 #else
-private let locksKnowTheirGeneration = false
+    private let locksKnowTheirGeneration = false
 #endif
 
 @Suite struct ForkTests {

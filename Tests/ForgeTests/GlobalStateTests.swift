@@ -85,7 +85,9 @@ extension Container {
                 case 3: Container.Registrations.push()
                 // A push of its own first: pushes always outnumber pops, so no pop finds the stack empty and
                 // warns into the test output (MisuseMessageTests checks that warning).
-                case 4: Container.Registrations.push(); Container.Registrations.pop()
+                case 4:
+                    Container.Registrations.push()
+                    Container.Registrations.pop()
                 case 5: Container.Scope.reset(includingSingletons: true)
                 case 6: _ = Container.globalSingleton().text
                 default: _ = (Container.globalGreeting().text, Container.globalSession())

@@ -1,6 +1,7 @@
+import Testing
+
 // The pool of lock words that factory boxes take their locks from.
 @testable import Forge
-import Testing
 
 @Suite struct LockWordPoolTests {
     @Test("Each pair of lock words has a cache line of its own, starts unlocked and summarizes nothing")

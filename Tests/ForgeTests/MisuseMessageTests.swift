@@ -32,10 +32,10 @@ func expectUnbalancedPopWarning(
 ) {
     let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #if DEBUG
-    #expect(
-        text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."),
-        sourceLocation: sourceLocation)
+        #expect(
+            text.contains("Forge warning: Registrations.pop() without a matching push() changed nothing."),
+            sourceLocation: sourceLocation)
     #else
-    #expect(!text.contains("Forge warning"), sourceLocation: sourceLocation)
+        #expect(!text.contains("Forge warning"), sourceLocation: sourceLocation)
     #endif
 }

@@ -33,11 +33,12 @@ extension Container {
 
     @Test(arguments: ["cached", "singleton", "session"])
     func cachingScopesKeepOneInstance(scope: String) {
-        let factory = switch scope {
-        case "cached": Container.cachedTracked
-        case "singleton": Container.singletonTracked
-        default: Container.sessionTracked
-        }
+        let factory =
+            switch scope {
+            case "cached": Container.cachedTracked
+            case "singleton": Container.singletonTracked
+            default: Container.sessionTracked
+            }
         Container.Registrations.isolated {
             let first = factory()
             #expect(factory() === first)

@@ -16,10 +16,12 @@ extension Container {
 private func onThreadThatExits(_ body: @escaping @Sendable () -> Void) {
     var thread = pthread_t()
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    let created = pthread_create(&thread, nil, { context in
-        Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-        return nil
-    }, context)
+    let created = pthread_create(
+        &thread, nil,
+        { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context)
     precondition(created == 0)
     precondition(pthread_join(thread, nil) == 0)
 }

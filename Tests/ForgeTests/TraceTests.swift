@@ -15,7 +15,9 @@ extension Container.Scope {
 extension Container {
     fileprivate static let tracedLeaf = Factory(scope: .traceSession) { TracedLeaf() }
     fileprivate static let tracedGraphLeaf = Factory(scope: .graph) { TracedLeaf() }
-    fileprivate static let tracedBranch = Factory { TracedBranch([tracedLeaf(), tracedGraphLeaf(), tracedGraphLeaf()]) }
+    fileprivate static let tracedBranch = Factory {
+        TracedBranch([tracedLeaf(), tracedGraphLeaf(), tracedGraphLeaf()])
+    }
     fileprivate static let tracedOverride = Factory { TracedLeaf() }
     fileprivate static let tracedContext = Factory { TracedLeaf() }.onArg("--traced") { TracedLeaf() }
     fileprivate static let expiringTraced = Factory(scope: .cached) { TracedLeaf() }

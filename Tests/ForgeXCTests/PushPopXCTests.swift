@@ -15,7 +15,7 @@ final class PushPopXCTests: XCTestCase {
     override func setUp() {
         super.setUp()
         Container.Registrations.push()
-     }
+    }
 
     override func tearDown() {
         super.tearDown()

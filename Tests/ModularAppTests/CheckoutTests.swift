@@ -46,8 +46,11 @@ final class PlainFormatter: PriceFormatter {
         CheckoutContainer.priceFormatter.register { PlainFormatter() }
         let graph = Container.Diagnostics.graph { _ = CheckoutContainer.viewModel() }
         let edges = Set(graph.edges.map { "\($0.from.type) -> \($0.to.type)" })
-        #expect(edges == ["CheckoutViewModel -> PriceList", "CheckoutViewModel -> PriceFormatter",
-                          "PriceList -> HTTPClient"])
+        #expect(
+            edges == [
+                "CheckoutViewModel -> PriceList", "CheckoutViewModel -> PriceFormatter",
+                "PriceList -> HTTPClient",
+            ])
     }
 }
 
@@ -67,14 +70,15 @@ final class PlainFormatter: PriceFormatter {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self) == """
-            basket: tea, jam
-              GET /prices/tea
-              GET /prices/jam
-            total: €7.75
-              POST /orders tea,jam
-            order 1 accepted
+        #expect(
+            String(decoding: data, as: UTF8.self) == """
+                basket: tea, jam
+                  GET /prices/tea
+                  GET /prices/jam
+                total: €7.75
+                  POST /orders tea,jam
+                order 1 accepted
 
-            """)
+                """)
     }
 }

@@ -1,8 +1,8 @@
 // swift-dependencies 1.17.1 versions of the scenarios. A "resolve" is declaring
 // `@Dependency(\.key) var value` and reading it (reads are not cached by the wrapper).
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Dependencies
 
 let benchmarks: @Sendable () -> Void = {

@@ -6,8 +6,8 @@
 // The owner reads the live singleton value (no new `Service` per owner), which is the
 // idiomatic form and slightly favours swift-dependencies over Forge's unique factory here.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Dependencies
 
 final class DependencyOwner {

@@ -1,8 +1,8 @@
 // Singleton hits from 1, 2 and 4 threads at once; see SwinjectBenchmarks/Threads.swift
 // for how the numbers are derived.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Dependencies
 
 func registerThreadBenchmarks() {

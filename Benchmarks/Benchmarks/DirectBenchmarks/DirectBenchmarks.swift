@@ -1,8 +1,8 @@
 // The floor: the same objects the containers produce, built by hand.
 // Names match the scenarios in the other targets so compare.sh can line them up.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 
 let benchmarks: @Sendable () -> Void = {
     BenchSettings.apply()

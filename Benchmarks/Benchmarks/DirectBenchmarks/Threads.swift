@@ -9,8 +9,8 @@
 //   replaced, so the compiler cannot skip that). The cores take turns on that one reference count: this is what
 //   any accessor returning a shared, replaceable class instance pays.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 
 let handWrittenSingleton = Service()
 

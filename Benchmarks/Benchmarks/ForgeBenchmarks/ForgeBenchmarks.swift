@@ -1,8 +1,8 @@
 // Forge versions of the scenarios. Names match the other targets so compare.sh can
 // line them up; the direct-construction floors live in DirectBenchmarks.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Forge
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,8 +1,8 @@
 // Resolution inside a private world of registrations and caches (Forge only).
 // The world is entered once per sample, outside the measured loop's per-resolve cost.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Forge
 
 func registerIsolatedBenchmarks() {

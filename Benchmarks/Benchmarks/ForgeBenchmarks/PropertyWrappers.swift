@@ -1,7 +1,7 @@
 // @Injected resolves when its owner is created; @LazyInjected on first access.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Forge
 
 final class InjectedOwner {

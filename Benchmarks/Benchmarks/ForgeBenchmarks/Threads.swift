@@ -7,8 +7,8 @@
 // The same with a struct singleton: returning it touches no reference count, so the difference between the two
 // shows what the returned class instance's atomic retain and release cost when threads share it.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Forge
 
 /// A singleton value: copying it out of the cache writes nothing that other threads read.

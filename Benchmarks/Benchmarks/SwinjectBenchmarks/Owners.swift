@@ -2,8 +2,8 @@
 // - "@Injected owner creation"  -> an owner that resolves its dependency in init;
 // - "@LazyInjected"             -> an owner with a `lazy var` that resolves on first access.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Swinject
 
 final class EagerOwner {

@@ -3,8 +3,8 @@
 // resolver arguments = parameter factory. Swinject has no equivalent of Forge's cached
 // scope or isolated registration worlds, so those rows are missing here.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Swinject
 
 let benchmarks: @Sendable () -> Void = {

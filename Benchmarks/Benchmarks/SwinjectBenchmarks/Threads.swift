@@ -5,8 +5,8 @@
 // At a thousand resolves per thread, starting and joining the threads (tens of microseconds)
 // is a few percent of a sample here; a million would make each sample take seconds.
 
-import Benchmark
 import BenchFixtures
+import Benchmark
 import Swinject
 
 /// Swinject's synchronized resolver is thread-safe but not annotated `Sendable`.

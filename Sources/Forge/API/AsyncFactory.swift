@@ -63,9 +63,10 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncFactory {
-        AsyncFactory(box: FactoryBox(
-            declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil,
-            throwsOnCancellation: false))
+        AsyncFactory(
+            box: FactoryBox(
+                declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil,
+                throwsOnCancellation: false))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process, as far as
@@ -85,9 +86,10 @@ public struct AsyncFactory<T: Sendable>: Sendable {
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncFactory {
-        AsyncFactory(box: box.withDispose { [representation = box.representation] in
-            dispose(representation.value($0))
-        })
+        AsyncFactory(
+            box: box.withDispose { [representation = box.representation] in
+                dispose(representation.value($0))
+            })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -177,9 +179,10 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: FactoryBox(
-            declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
-            closure: nil, throwsOnCancellation: true))
+        AsyncThrowingFactory(
+            box: FactoryBox(
+                declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+                closure: nil, throwsOnCancellation: true))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process (see
@@ -191,9 +194,10 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.withDispose { [representation = box.representation] in
-            dispose(representation.value($0))
-        })
+        AsyncThrowingFactory(
+            box: box.withDispose { [representation = box.representation] in
+                dispose(representation.value($0))
+            })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.

@@ -39,9 +39,10 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncParameterFactory {
-        AsyncParameterFactory(box: FactoryBox(
-            declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
-            closure: nil))
+        AsyncParameterFactory(
+            box: FactoryBox(
+                declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+                closure: nil))
     }
 
     /// Resolves the dependency with `parameter`.
@@ -98,9 +99,10 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncParameterFactory {
-        AsyncParameterFactory(box: box.withDispose { [representation = box.representation] in
-            dispose(representation.value($0))
-        })
+        AsyncParameterFactory(
+            box: box.withDispose { [representation = box.representation] in
+                dispose(representation.value($0))
+            })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -121,9 +123,10 @@ extension AsyncParameterFactory where P: Hashable {
     /// }
     /// ```
     public var scopeOnParameters: AsyncParameterFactory {
-        AsyncParameterFactory(box: box.modifiedForScope("scopeOnParameters") {
-            // The engine gives an async factory's key the parameter as `any Sendable`, by pointer.
-            $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: (any Sendable).self).pointee as! P) }
-        })
+        AsyncParameterFactory(
+            box: box.modifiedForScope("scopeOnParameters") {
+                // The engine gives an async factory's key the parameter as `any Sendable`, by pointer.
+                $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: (any Sendable).self).pointee as! P) }
+            })
     }
 }

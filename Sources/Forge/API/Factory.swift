@@ -69,8 +69,9 @@ public struct Factory<T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> Factory {
-        Factory(box: FactoryBox(
-            declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
+        Factory(
+            box: FactoryBox(
+                declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when this

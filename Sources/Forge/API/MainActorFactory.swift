@@ -56,8 +56,10 @@ public struct MainActorFactory<T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorFactory {
-        MainActorFactory(box: FactoryBox(
-            declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
+        MainActorFactory(
+            box: FactoryBox(
+                declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil
+            ))
     }
 
     /// Resolves the dependency on the main actor, or throws a ``ResolutionError`` where a plain call would stop
@@ -134,9 +136,10 @@ extension MainActorFactory {
     /// }
     /// ```
     public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorFactory {
-        MainActorFactory(box: box.withDispose { [representation = box.representation] in
-            MainActorBridge.runLater(dispose, with: representation.value($0) as T)
-        })
+        MainActorFactory(
+            box: box.withDispose { [representation = box.representation] in
+                MainActorBridge.runLater(dispose, with: representation.value($0) as T)
+            })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -148,7 +151,8 @@ extension MainActorFactory {
 extension MainActorFactory where T: Sendable {
     /// Resolves the dependency from any context: hops to the main actor, resolves there, and returns the instance.
     ///
-    /// The hop keeps the task's isolated world (``SharedContainer/Registrations/isolated(named:runContext:fileID:line:isolation:_:)``).
+    /// The hop keeps the task's isolated world
+    /// (``SharedContainer/Registrations/isolated(named:runContext:fileID:line:isolation:_:)``).
     public func resolve() async -> T {
         await MainActor.run { self() }
     }

@@ -42,9 +42,10 @@ public struct MainActorParameterFactory<P, T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorParameterFactory {
-        MainActorParameterFactory(box: FactoryBox(
-            declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
-            closure: nil))
+        MainActorParameterFactory(
+            box: FactoryBox(
+                declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+                closure: nil))
     }
 
     /// Resolves the dependency with `parameter`, on the main actor, synchronously.
@@ -109,17 +110,21 @@ extension MainActorParameterFactory {
     private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor (P) -> T)
         -> MainActorParameterFactory
     {
-        MainActorParameterFactory(box: box.adding(condition, .of {
-            MainActorBridge.run(factory, with: $0)
-        }))
+        MainActorParameterFactory(
+            box: box.adding(
+                condition,
+                .of {
+                    MainActorBridge.run(factory, with: $0)
+                }))
     }
 
     /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
     /// ``MainActorFactory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorParameterFactory {
-        MainActorParameterFactory(box: box.withDispose { [representation = box.representation] in
-            MainActorBridge.runLater(dispose, with: representation.value($0) as T)
-        })
+        MainActorParameterFactory(
+            box: box.withDispose { [representation = box.representation] in
+                MainActorBridge.runLater(dispose, with: representation.value($0) as T)
+            })
     }
 
     /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
@@ -132,8 +137,9 @@ extension MainActorParameterFactory where P: Hashable {
     /// Keeps one instance per parameter value in the factory's scope, instead of one for every value. See
     /// ``ParameterFactory/scopeOnParameters``.
     public var scopeOnParameters: MainActorParameterFactory {
-        MainActorParameterFactory(box: box.modifiedForScope("scopeOnParameters") {
-            $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: P.self).pointee) }
-        })
+        MainActorParameterFactory(
+            box: box.modifiedForScope("scopeOnParameters") {
+                $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: P.self).pointee) }
+            })
     }
 }

@@ -41,8 +41,9 @@ public struct ParameterFactory<P, T>: Sendable {
     public static func promised(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> ParameterFactory {
-        ParameterFactory(box: FactoryBox(
-            declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
+        ParameterFactory(
+            box: FactoryBox(
+                declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop

@@ -60,9 +60,9 @@ enum CaptiveDependencies {
     /// `.warn` in a debug build of Forge, `.off` in a release build.
     private static var defaultPolicy: Policy {
         #if DEBUG
-        .warn
+            .warn
         #else
-        .off
+            .off
         #endif
     }
 

@@ -43,8 +43,9 @@ enum Report {
     /// Stops the process: `factory`'s closure would run `depth` closures deep on this thread. With cycle detection
     /// off (release builds), a cycle through `unique` factories gets here instead of overflowing the stack.
     static func tooDeep(_ factory: FactoryBox, depth: Int) -> Never {
-        stop(ResolutionError.nestedTooDeep(
-            factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
+        stop(
+            ResolutionError.nestedTooDeep(
+                factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
     }
 
     /// Stops the process with `problem`'s message; inside ``SharedContainer/Diagnostics/verify(fileID:line:_:)`` or a
@@ -58,13 +59,16 @@ enum Report {
     static func circularDependency(reentering factory: FactoryBox) -> Never {
         let chain = CycleDetection.chain
         if !chain.isEmpty { circularDependency(chain + [factory]) }
-        stop(ResolutionError(
-            kind: .circularDependency, factory: factory.declaration, chain: [factory.declaration, factory.declaration],
-            world: World.current.description, description: """
-            Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \
-            still making its instance on this thread. Turn on `Container.Diagnostics.detectsCycles` to see the \
-            whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
-            """ + ResolutionError.happenedIn(World.current)))
+        stop(
+            ResolutionError(
+                kind: .circularDependency, factory: factory.declaration,
+                chain: [factory.declaration, factory.declaration],
+                world: World.current.description,
+                description: """
+                    Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \
+                    still making its instance on this thread. Turn on `Container.Diagnostics.detectsCycles` to see the \
+                    whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
+                    """ + ResolutionError.happenedIn(World.current)))
     }
 
     /// Stops the process: this thread would wait for `what`, which another thread is making while it waits,
@@ -72,19 +76,22 @@ enum Report {
     static func circularDependencyAcrossThreads(waitingFor what: String) -> Never {
         let chain = CycleDetection.chain.map(\.declaration)
         let mine = chain.isEmpty ? "" : "\nThis thread is making:\n    " + chain.joined(separator: "\n -> ")
-        stop(ResolutionError(kind: .circularDependency, factory: what, chain: chain, world: World.current.description,
-                             description: """
-            Forge: circular dependency across threads. This thread needs \(what), which another thread is making, \
-            and that thread waits, directly or through others, for an instance this thread is making: neither \
-            would ever finish.\(mine)
-            Resolve the same factory from one thread with `Container.Diagnostics.detectsCycles` on to see the \
-            whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
-            """ + ResolutionError.happenedIn(World.current)))
+        stop(
+            ResolutionError(
+                kind: .circularDependency, factory: what, chain: chain, world: World.current.description,
+                description: """
+                    Forge: circular dependency across threads. This thread needs \(what), which another thread is \
+                    making, and that thread waits, directly or through others, for an instance this thread is making: \
+                    neither would ever finish.\(mine)
+                    Resolve the same factory from one thread with `Container.Diagnostics.detectsCycles` on to see the \
+                    whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
+                    """ + ResolutionError.happenedIn(World.current)))
     }
 
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.
     static func lazyPropertyReentered(_ factory: FactoryBox) -> Never {
-        fatalError("""
+        fatalError(
+            """
             Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value was still being \
             made on this same thread, by \(factory.declaration). Its closure, or something it calls, reads or \
             sets the very property it is making the value for, which would wait for itself forever. Resolve \
@@ -101,7 +108,7 @@ enum Report {
     /// Prints a warning for misuse that changes nothing, in debug builds.
     static func warn(_ message: @autoclosure () -> String) {
         #if DEBUG
-        write("Forge warning: \(message())\n")
+            write("Forge warning: \(message())\n")
         #endif
     }
 

@@ -45,34 +45,34 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     static func promiseNotFulfilled(_ declaration: String, _ site: String, chain: [String] = [], in world: World)
         -> ResolutionError
     {
-        let through = chain.count < 2 ? "" : """
-             It was resolved through:
-                \(chain.joined(separator: "\n -> "))
-            """ + "\n"
-        return ResolutionError(kind: .promiseNotFulfilled, factory: declaration, chain: chain.count < 2 ? [] : chain,
-                               world: world.description, description: """
-            Forge: \(declaration) is promised, and nothing is registered for it in \(world.description).\(through) \
-            A promised factory has no implementation of its own: the app registers one before anything resolves it, \
-            for example from registerAllServices():
+        let through = chain.count < 2 ? " " : "\nIt was resolved through:\n    \(chain.joined(separator: "\n -> "))\n"
+        return ResolutionError(
+            kind: .promiseNotFulfilled, factory: declaration, chain: chain.count < 2 ? [] : chain,
+            world: world.description,
+            description: """
+                Forge: \(declaration) is promised, and nothing is registered for it in \(world.description).\
+                \(through)A promised factory has no implementation of its own: the app registers one before \
+                anything resolves it, for example from registerAllServices():
 
-                extension Container: @retroactive AutoRegistering {
-                    public static func registerAllServices() {
-                        <the factory declared at (\(site))>.register { /* make one */ }
+                    extension Container: @retroactive AutoRegistering {
+                        public static func registerAllServices() {
+                            <the factory declared at (\(site))>.register { /* make one */ }
+                        }
                     }
-                }
 
-            In a test, register a mock before the code under test resolves it.
-            """)
+                In a test, register a mock before the code under test resolves it.
+                """)
     }
 
     static func nestedTooDeep(_ declaration: String, depth: Int, limit: Int, in world: World) -> ResolutionError {
         ResolutionError(
-            kind: .nestedTooDeep, factory: declaration, chain: [], world: world.description, description: """
-            Forge: \(declaration) would be resolved \(depth) factories deep on this thread, more than the \(limit) \
-            Forge allows: almost certainly a circular dependency that cycle detection, off in release builds, \
-            would have named. Set `Container.Diagnostics.detectsCycles = true` and run again to see the chain, then \
-            inject one of its factories lazily (@LazyInjected) to break it.
-            """ + happenedIn(world))
+            kind: .nestedTooDeep, factory: declaration, chain: [], world: world.description,
+            description: """
+                Forge: \(declaration) would be resolved \(depth) factories deep on this thread, more than the \
+                \(limit) Forge allows: almost certainly a circular dependency that cycle detection, off in release \
+                builds, would have named. Set `Container.Diagnostics.detectsCycles = true` and run again to see the \
+                chain, then inject one of its factories lazily (@LazyInjected) to break it.
+                """ + happenedIn(world))
     }
 
     /// A last line naming an isolated world, such as a test's, for a message that does not name its world otherwise.
@@ -87,29 +87,33 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         let dependency = chain[chain.count - 1]
         let steps = chain.map(\.declaration)
         let through = chain.count > 2 ? ", through the unique instances between them," : ""
-        return ResolutionError(kind: .captiveDependency, factory: dependency.declaration, chain: steps,
-                               world: world.description, description: """
-            Forge: captive dependency. \(holder.declaration), scope \(holder.scope), resolved \
-            \(dependency.declaration), scope \(dependency.scope), while its instance was being made, and keeps what \
-            it got\(through) for as long as it lives: after the \(dependency.scope) scope lets go of that instance (a reset, a logout), the \
-            \(holder.scope) one still holds the old one. In \(world.description):
-                \(steps.joined(separator: "\n -> "))
-            Give \(holder.declaration) a scope no longer than \(dependency.scope), or keep the factory instead of \
-            the instance (a @LazyInjected property, or call the factory where the instance is used). To silence \
-            this, set Container.Diagnostics.captiveDependencies = .off.
-            """)
+        return ResolutionError(
+            kind: .captiveDependency, factory: dependency.declaration, chain: steps,
+            world: world.description,
+            description: """
+                Forge: captive dependency. \(holder.declaration), scope \(holder.scope), resolved \
+                \(dependency.declaration), scope \(dependency.scope), while its instance was being made, and keeps \
+                what it got\(through) for as long as it lives: after the \(dependency.scope) scope lets go of that \
+                instance (a reset, a logout), the \(holder.scope) one still holds the old one. In \(world.description):
+                    \(steps.joined(separator: "\n -> "))
+                Give \(holder.declaration) a scope no longer than \(dependency.scope), or keep the factory instead of \
+                the instance (a @LazyInjected property, or call the factory where the instance is used). To silence \
+                this, set Container.Diagnostics.captiveDependencies = .off.
+                """)
     }
 
     static func circularDependency(_ chain: [FactoryBox], in world: World) -> ResolutionError {
         let start = chain.firstIndex { $0 === chain.last } ?? 0
         let steps = chain[start...].map(\.declaration)
-        return ResolutionError(kind: .circularDependency, factory: steps.last ?? "", chain: steps,
-                               world: world.description, description: """
-            Forge: circular dependency. Each factory below resolves the next one inside its closure, and the \
-            last one is the first again:
-                \(steps.joined(separator: "\n -> "))
-            Break the cycle: inject one of these lazily (@LazyInjected, or resolve it later in a method), or move \
-            the shared part into a factory of its own.
-            """ + happenedIn(world))
+        return ResolutionError(
+            kind: .circularDependency, factory: steps.last ?? "", chain: steps,
+            world: world.description,
+            description: """
+                Forge: circular dependency. Each factory below resolves the next one inside its closure, and the \
+                last one is the first again:
+                    \(steps.joined(separator: "\n -> "))
+                Break the cycle: inject one of these lazily (@LazyInjected, or resolve it later in a method), or move \
+                the shared part into a factory of its own.
+                """ + happenedIn(world))
     }
 }

@@ -149,10 +149,11 @@ extension FactoryBox {
         let made = resolve(parameter, in: slot)
         thread.traced.removeLast()
         let duration = forge_monotonic_seconds() - started
-        TraceHook.send(ResolutionEvent(
-            factory: declaration, type: "\(definition.valueType)", site: definition.site,
-            scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
-            started: started, tree: enclosing?.tree), on: thread)
+        TraceHook.send(
+            ResolutionEvent(
+                factory: declaration, type: "\(definition.valueType)", site: definition.site,
+                scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
+                started: started, tree: enclosing?.tree), on: thread)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
         if DecoratorHook.isActive {
             thread.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) }

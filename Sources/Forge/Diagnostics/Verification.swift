@@ -124,10 +124,11 @@ final class Verification: @unchecked Sendable {
     /// Runs the body on a new thread, in the world, and returns when it finished or was abandoned.
     private func runOnAThreadOfItsOwn() {
         let context = Unmanaged.passRetained(self).toOpaque()
-        let error = forge_thread_start({ context in
-            let verification = Unmanaged<Verification>.fromOpaque(context!).takeRetainedValue()
-            verification.run()
-        }, context)
+        let error = forge_thread_start(
+            { context in
+                let verification = Unmanaged<Verification>.fromOpaque(context!).takeRetainedValue()
+                verification.run()
+            }, context)
         if error != 0 {
             Unmanaged<Verification>.fromOpaque(context).release()
             Report.misuse("Container.Diagnostics.verify", "it could not start a thread (error \(error)).")

@@ -57,7 +57,8 @@ extension FactoryBox {
             if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(instance)) }
             return instance
         }
-        let made = TraceHook.isActive
+        let made =
+            TraceHook.isActive
             ? try await resolveTracedAsync(parameter, in: slot, world: world)
             : try await resolveAsync(parameter, in: slot, world: world)
         // What the decorator resolves is no part of this resolution: it starts trees of its own.
@@ -245,15 +246,19 @@ extension FactoryBox {
             }.object
         }
         let isGraphHit = kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil
-        let source = isGraphHit ? .graph : source(
-            in: slot, target: withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }, world: world)
+        let source =
+            isGraphHit
+            ? .graph
+            : source(
+                in: slot, target: withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }, world: world)
         let started = forge_monotonic_seconds()
         let made = try await resolveAsync(parameter, in: slot, world: world)
         let duration = forge_monotonic_seconds() - started
-        TraceHook.send(ResolutionEvent(
-            factory: declaration, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
-            source: source, duration: duration, depth: enclosing.chain.count,
-            parent: enclosing.chain.last?.declaration, started: started, tree: enclosing.tree),
+        TraceHook.send(
+            ResolutionEvent(
+                factory: declaration, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
+                source: source, duration: duration, depth: enclosing.chain.count,
+                parent: enclosing.chain.last?.declaration, started: started, tree: enclosing.tree),
             on: ThreadResolutionState.current)
         return made
     }

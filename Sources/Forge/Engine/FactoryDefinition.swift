@@ -34,8 +34,10 @@ struct FactoryDefinition {
     var throwsOnCancellation = false
 
     /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`.
-    init<P, T>(_ typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
-               line: UInt) {
+    init<P, T>(
+        _ typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
+        line: UInt
+    ) {
         self.typeName = typeName
         self.scope = scope
         self.fileID = fileID

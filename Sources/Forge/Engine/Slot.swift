@@ -69,8 +69,9 @@ extension FactoryBox: StateLock {
             if state.cells.count >= state.cellLimit {
                 // Let go of the cells whose instance was dropped (a scope reset, pop(), expiry), keeping those with
                 // one; a weakly held one is loaded to tell, and released after the lock.
-                state.retireCells(keeping: { cell, garbage in cell.holdsOwnLiveInstance(garbage: &garbage) },
-                                  garbage: &garbage)
+                state.retireCells(
+                    keeping: { cell, garbage in cell.holdsOwnLiveInstance(garbage: &garbage) },
+                    garbage: &garbage)
             }
             state.cells[key] = made
             return made
@@ -170,11 +171,12 @@ struct SlotState: CreationState {
     mutating func dropInstances(cachedAfter sequence: UInt64, garbage: inout Garbage) -> Bool {
         var keepsNothing = dropOwnInstance(cachedAfter: sequence, garbage: &garbage)
         if !cells.isEmpty {
-            retireCells(keeping: { cell, garbage in
-                let keeps = !cell.dropOwnInstance(cachedAfter: sequence, garbage: &garbage)
-                if keeps { keepsNothing = false }
-                return keeps
-            }, garbage: &garbage)
+            retireCells(
+                keeping: { cell, garbage in
+                    let keeps = !cell.dropOwnInstance(cachedAfter: sequence, garbage: &garbage)
+                    if keeps { keepsNothing = false }
+                    return keeps
+                }, garbage: &garbage)
         }
         return keepsNothing
     }

@@ -34,9 +34,10 @@ extension Factory {
 extension ParameterFactory {
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
     public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> ParameterFactory {
-        ParameterFactory(box: box.withDispose { [representation = box.representation] in
-            dispose(representation.value($0))
-        })
+        ParameterFactory(
+            box: box.withDispose { [representation = box.representation] in
+                dispose(representation.value($0))
+            })
     }
 }
 
@@ -91,9 +92,10 @@ extension ParameterFactory where P: Hashable {
     /// under it, so they must not resolve factories. It needs a scope that keeps instances: `cached`, `singleton`,
     /// `shared`, or a custom one of those kinds.
     public var scopeOnParameters: ParameterFactory {
-        ParameterFactory(box: box.modifiedForScope("scopeOnParameters") {
-            $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: P.self).pointee) }
-        })
+        ParameterFactory(
+            box: box.modifiedForScope("scopeOnParameters") {
+                $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: P.self).pointee) }
+            })
     }
 }
 
@@ -102,7 +104,9 @@ enum ModifierCheck {
     /// Stops with a message unless `scope` keeps its instances strongly, as `onDispose` needs.
     static func dispose(scope: SharedContainer.Scope, declaration: String) {
         guard scope.kind == .cached || scope.kind == .singleton else {
-            Report.misuse(declaration, """
+            Report.misuse(
+                declaration,
+                """
                 onDispose needs a scope that keeps its instances strongly (cached, singleton, or a custom one of those \
                 kinds), and this factory's scope is \(scope), so the hook would never run. Give the factory such a \
                 scope, or drop the modifier.
@@ -121,7 +125,9 @@ enum ModifierCheck {
     /// Stops with a message unless `scope` keeps its instances, as `modifier` needs.
     static func keepsInstances(scope: SharedContainer.Scope, declaration: String, modifier: String) {
         guard scope.kind != .unique && scope.kind != .graph else {
-            Report.misuse(declaration, """
+            Report.misuse(
+                declaration,
+                """
                 \(modifier) needs a scope that keeps its instances (cached, singleton, shared, or a custom one of \
                 those kinds), and this factory's scope is \(scope). Give the factory such a scope, or drop the \
                 modifier.

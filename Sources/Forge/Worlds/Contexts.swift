@@ -2,7 +2,8 @@
 
 /// When a context's closure replaces a factory's own: in the current world's ``SharedContainer/RunContext``.
 enum ContextCondition: Equatable {
-    case argument(String), preview, test, debug
+    case argument(String)
+    case preview, test, debug
 
     /// Lower wins: a launch argument, then a preview, then a test run, then a debug build.
     var precedence: Int {

@@ -85,10 +85,12 @@ extension World {
         problemHandler: (@Sendable (ResolutionError) -> Void)? = nil
     ) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
-        let description = name.map { "the isolated world \"\($0)\" (made at \(site))" }
+        let description =
+            name.map { "the isolated world \"\($0)\" (made at \(site))" }
             ?? "the isolated world made at \(site)"
-        return World(isGlobal: false, initial: enclosing.registrationsForNestedWorld(),
-                     runContext: runContext ?? enclosing.runContext, description: description,
-                     problemHandler: problemHandler ?? enclosing.problemHandler)
+        return World(
+            isGlobal: false, initial: enclosing.registrationsForNestedWorld(),
+            runContext: runContext ?? enclosing.runContext, description: description,
+            problemHandler: problemHandler ?? enclosing.problemHandler)
     }
 }

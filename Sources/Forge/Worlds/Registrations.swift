@@ -31,7 +31,8 @@ extension SharedContainer {
         /// `push()` it changes nothing, and warns in debug builds.
         public static func pop() {
             guard World.current.pop() else {
-                Report.warn("""
+                Report.warn(
+                    """
                     Registrations.pop() without a matching push() changed nothing. Call push() in setUp and pop() \
                     in tearDown, once each.
                     """)

@@ -48,9 +48,10 @@ extension SharedContainer {
         /// built for debugging (Swift packages build it as the app is), and a monotonic clock.
         public static let process = RunContext(
             arguments: CommandLine.arguments,
-            environment: Dictionary(uniqueKeysWithValues: variablesContextsRead.compactMap { name in
-                forge_environment_variable(name).map { (name, String(cString: $0)) }
-            }),
+            environment: Dictionary(
+                uniqueKeysWithValues: variablesContextsRead.compactMap { name in
+                    forge_environment_variable(name).map { (name, String(cString: $0)) }
+                }),
             isDebugBuild: _isDebugAssertConfiguration())
 
         /// Seconds on the process's monotonic clock: the default ``now``.

@@ -76,14 +76,17 @@ final class World: Sendable {
         var sequence: UInt64 = 0
     }
 
-    init(isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
-         description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil) {
+    init(
+        isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
+        description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil
+    ) {
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description
         self.problemHandler = problemHandler
         // The process's world is held across fork(), so that a child gets its tables whole.
-        self.state = isGlobal
+        self.state =
+            isGlobal
             ? Locked(State(initial: initial, baseline: initial), heldAcrossForkWithRank: 0)
             : Locked(State(initial: initial, baseline: initial))
         if !isGlobal { FastPathWord.add(FastPathWord.oneIsolatedWorld) }
@@ -158,9 +161,10 @@ final class World: Sendable {
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
             if asBaseline {
                 let id = ObjectIdentifier(box)
-                let old = registration.map {
-                    state.baseline.updateValue(Registered(box: box, registration: $0), forKey: id)
-                } ?? state.baseline.removeValue(forKey: id)
+                let old =
+                    registration.map {
+                        state.baseline.updateValue(Registered(box: box, registration: $0), forKey: id)
+                    } ?? state.baseline.removeValue(forKey: id)
                 garbage.append(old)
             }
         }
@@ -195,8 +199,10 @@ final class World: Sendable {
         }
     }
 
-    private static func set(_ registration: Registration?, on slot: FactoryBox, in state: inout State,
-                            garbage: inout Garbage, keepingInstance: Bool = false) {
+    private static func set(
+        _ registration: Registration?, on slot: FactoryBox, in state: inout State,
+        garbage: inout Garbage, keepingInstance: Bool = false
+    ) {
         slot.replaceRegistration(with: registration, keepingInstance: keepingInstance, garbage: &garbage)
         let id = ObjectIdentifier(slot)
         garbage.append(state.overridden[id])  // in the process's world, a slot is a box: its deinit is user code
@@ -255,8 +261,10 @@ final class World: Sendable {
 
     /// Gives every overridden slot, and every slot in `registrations`, the registration `registrations` holds
     /// for it (none if it is not there), and drops the instance of each one that changes.
-    private static func restore(_ registrations: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)],
-                                in state: inout State, garbage: inout Garbage) {
+    private static func restore(
+        _ registrations: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)],
+        in state: inout State, garbage: inout Garbage
+    ) {
         var slots = state.overridden
         for (id, entry) in registrations { slots[id] = entry.slot }
         for (id, slot) in slots where slot.registration !== registrations[id]?.registration {
@@ -269,8 +277,10 @@ final class World: Sendable {
     /// Ends the creation `slot`'s caller claimed, caching the instance with `store` (which returns whether it
     /// kept anything) unless the world changed since `epoch`. A slot that kept it is listed under `scope` as
     /// `listed`: the slot itself, or the factory's slot of which `slot` is a parameter value's cell.
-    func publish(_ slot: FactoryBox, listedAs listed: FactoryBox, in scope: SharedContainer.Scope,
-                 startedAt epoch: Int, store: (inout SlotState) -> Bool) {
+    func publish(
+        _ slot: FactoryBox, listedAs listed: FactoryBox, in scope: SharedContainer.Scope,
+        startedAt epoch: Int, store: (inout SlotState) -> Bool
+    ) {
         let wake = publish(listed, in: scope, startedAt: epoch) { unchanged, sequence in
             slot.withLock { slotState in
                 let kept = unchanged && store(&slotState)
@@ -284,8 +294,10 @@ final class World: Sendable {
     /// Under the world's lock, calls `finish` with whether the world is unchanged since `epoch` and the sequence
     /// number an instance cached now gets; `finish` ends the creation under the slot's lock and returns whether
     /// it kept an instance. A slot that did is listed under `scope`. Returns what `finish` returned with it.
-    func publish<R>(_ slot: FactoryBox, in scope: SharedContainer.Scope, startedAt epoch: Int,
-                    finish: (_ unchanged: Bool, _ sequence: UInt64) -> (kept: Bool, R)) -> R {
+    func publish<R>(
+        _ slot: FactoryBox, in scope: SharedContainer.Scope, startedAt epoch: Int,
+        finish: (_ unchanged: Bool, _ sequence: UInt64) -> (kept: Bool, R)
+    ) -> R {
         state.withLock { state in
             let (kept, result) = finish(epoch == self.epoch, state.sequence + 1)
             if kept {
