@@ -5,6 +5,8 @@ import Testing
 
 enum AutoRegistrationProbe {
     static let runs = Counter()
+    /// What an exit test's child runs inside registerAllServices(), set before its first resolution.
+    static let inside = Locked<(@Sendable () -> Void)?>(nil)
 }
 
 extension Container {
@@ -18,6 +20,7 @@ extension Container: AutoRegistering {
         autoRegistered.register { "auto" }
         // A resolution inside registerAllServices() must not wait for itself.
         precondition(untouched() == "declared")
+        AutoRegistrationProbe.inside.value?()
     }
 }
 

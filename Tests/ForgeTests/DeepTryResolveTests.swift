@@ -245,6 +245,18 @@ extension Container {
         }
     }
 
+    @Test("Inside registerAllServices(), tryResolve() checks the factory on the calling thread instead of waiting")
+    func insideRegisterAllServices() async {
+        await #expect(processExitsWith: .success) {
+            AutoRegistrationProbe.inside.value = {
+                precondition((try? Container.keptLeaf.tryResolve()) != nil)
+                precondition((try? Container.deepLeaf.tryResolve()) == nil)
+            }
+            _ = Container.deepCycleTop
+            _ = Container.keptLeaf()
+        }
+    }
+
     @Test("A captive dependency under the .stop policy throws from tryResolve()")
     func aCaptiveDependencyThrowsUnderStop() async {
         await #expect(processExitsWith: .success) {

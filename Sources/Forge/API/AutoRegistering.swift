@@ -60,11 +60,12 @@ enum AutoRegistration {
         case .wait:
             preconditionFailure("valueOrClaim waits")
         case .claimed:
+            // First, so that what registerAllServices() resolves (a warm-up) is checked too; a policy it sets wins.
+            CaptiveDependencies.applyDefault()
             World.$isolated.withValue(nil) {
                 (Container.self as AnyClass as? any AutoRegistering.Type)?.registerAllServices()
             }
             state.buffer.finishCreation { $0.isDone = true }
-            CaptiveDependencies.applyDefault()
             FastPathWord.add(-FastPathWord.autoRegistrationPending)
         }
     }

@@ -93,8 +93,9 @@ public struct Factory<T>: Sendable {
     /// resolution the calling thread is in; when it meets a problem, that thread stays parked for the rest of the
     /// process with what it holds, and the instances it was making are never finished: other threads make them
     /// anew. So a closure beneath must not need the calling thread (a thread-bound API, a lock the caller holds),
-    /// and task-locals other than Forge's do not reach it. Meant for checks at launch and in tests, not for a loop:
-    /// each failure keeps a thread.
+    /// and task-locals other than Forge's do not reach it. A `static let` whose initializer was running beneath
+    /// stays uninitialized, and a thread that reads it later waits forever. Meant for checks at launch and in tests,
+    /// not for a loop: each failure keeps a thread. Inside `registerAllServices()`, it checks this factory only.
     public func tryResolve() throws(ResolutionError) -> T {
         box.value(of: try box.tryResolveObject(.noParameter))
     }

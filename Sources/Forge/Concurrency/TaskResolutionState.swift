@@ -45,6 +45,19 @@ final class TaskResolutionState: Sendable {
         return chain.reversed()
     }
 
+    /// The factories whose closures are still running around the current task, outermost first: its chain, up to a
+    /// closure that already returned. A `Task { }` started inside a closure inherits that closure's chain, but what
+    /// it resolves after the closure returned is no part of that closure's instance.
+    static var enclosingChain: [FactoryBox] {
+        var chain: [FactoryBox] = []
+        var node = current
+        while let resolution = node, resolution.finished.value == 0 {
+            if let factory = resolution.factory { chain.append(factory) }
+            node = resolution.parent
+        }
+        return chain.reversed()
+    }
+
     /// Stops the process if `factory`'s closure is already running in the current task, around this call.
     static func checkCycle(_ factory: FactoryBox) {
         if let chain = cycle(closedBy: factory) { Report.circularDependency(chain) }

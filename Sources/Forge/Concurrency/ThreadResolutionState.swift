@@ -29,7 +29,7 @@ final class ThreadResolutionState {
     var traced: [String] = []
     /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
     var tracedInside: TaskResolutionState?
-    /// Whether ``withTraceSuspended(_:)`` runs: resolutions start trees of their own, even inside an async one.
+    /// Whether ``runningHook(_:)`` runs: resolutions start trees of their own, even inside an async one.
     private(set) var isTraceSuspended = false
     /// ``SharedContainer/Diagnostics/printTree``'s events of the current top-level resolution.
     var printed: [ResolutionEvent] = []
@@ -40,11 +40,27 @@ final class ThreadResolutionState {
     var verification: Verification?
     /// Whether the trace hook runs on this thread: what it resolves is not traced.
     var isSendingTrace = false
+    /// Whether a hook runs on this thread (``runningHook(_:)``): what it resolves is not decorated.
+    private(set) var isRunningHook = false
 
-    /// Runs `body` as if no traced resolution were under way on this thread: what it resolves starts trees of its
-    /// own. For hooks (the decorator, an expired instance's dispose) that run inside a resolution but are no part
-    /// of it.
-    func withTraceSuspended<R>(_ body: () -> R) -> R {
+    /// Runs `body`, a hook that runs inside a resolution but is no part of it (the decorator, the trace hook, an
+    /// expired instance's dispose), as if no resolution were under way on this thread or in this task: what it
+    /// resolves starts trace trees of its own, and has no factory being made above it, so that no captive
+    /// dependency or cycle is blamed on the resolution around the hook. What it resolves is not decorated: a
+    /// decorator that resolves would otherwise decorate its own resolutions without end.
+    ///
+    /// The trace hook itself runs with the trace left as it is (`suspendingTrace: false`): it reads the tree being
+    /// traced (``SharedContainer/Diagnostics/printTree``), and what it resolves is not traced at all.
+    func runningHook<R>(suspendingTrace: Bool = true, _ body: () -> R) -> R {
+        var chain: [FactoryBox] = []
+        var isRunningHook = true
+        swap(&chain, &self.chain)
+        swap(&isRunningHook, &self.isRunningHook)
+        defer {
+            swap(&chain, &self.chain)
+            swap(&isRunningHook, &self.isRunningHook)
+        }
+        guard suspendingTrace else { return TaskResolutionState.$current.withValue(nil, operation: body) }
         var traced: [String] = []
         var printed: [ResolutionEvent] = []
         var inside: TaskResolutionState?
@@ -59,7 +75,7 @@ final class ThreadResolutionState {
             swap(&inside, &self.tracedInside)
             swap(&suspended, &self.isTraceSuspended)
         }
-        return body()
+        return TaskResolutionState.$current.withValue(nil, operation: body)
     }
 
     /// The calling thread's state.

@@ -78,7 +78,7 @@ enum CaptiveDependencies {
         }
     }
 
-    /// The build's default takes effect: called once `AutoRegistering` ran, before the first resolution.
+    /// The build's default takes effect: called before `AutoRegistering` runs, before the first resolution.
     static func applyDefault() {
         state.withLock { update(&$0) }
     }
@@ -104,7 +104,7 @@ enum CaptiveDependencies {
         guard dependency.kind == .cached || dependency.kind == .graph else { return }
         let task = TaskResolutionState.current
         guard ThreadResolutionState.depth > 0 || task != nil else { return }
-        let enclosing = (task?.chain ?? []) + CycleDetection.chain
+        let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain
         guard let holder = enclosing.firstIndex(where: { keeps($0, captive: dependency) }) else { return }
         report(ResolutionError.captiveDependency(Array(enclosing[holder...]) + [dependency], in: World.current))
     }
@@ -131,7 +131,8 @@ enum CaptiveDependencies {
         case .warn:
             // In a test's world, a test failure, for every test that meets it.
             if let handler = World.current.problemHandler { return handler(problem) }
-            let key = problem.chain.joined(separator: "|")
+            // Once per pair, by whatever factories between them it was met.
+            let key = "\(problem.chain.first ?? "")|\(problem.factory)"
             guard state.withLock({ $0.reported.insert(key).inserted }) else { return }
             Report.write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")
         }

@@ -9,7 +9,9 @@ extension SharedContainer {
     ///
     /// It is global: isolated worlds share it. While it is `nil`, resolutions pay nothing for it.
     public enum Decorator {
-        /// The hook, or `nil` for none. It runs on the resolving thread, outside every lock Forge holds.
+        /// The hook, or `nil` for none. It runs on the resolving thread, outside every lock Forge holds. What it
+        /// resolves itself is not decorated (a hook that resolves would otherwise call itself without end), and is no
+        /// part of the resolution it decorates: no captive dependency or cycle is blamed on that one.
         public static var decorate: (@Sendable (Any) -> Void)? {
             get { DecoratorHook.hook.withLock { $0 } }
             set {
@@ -33,8 +35,12 @@ enum DecoratorHook {
     /// Whether a hook is set: resolutions call ``decorate(_:)`` only then.
     @usableFromInline static var isActive: Bool { FastPathWord.current & FastPathWord.decoratorSet != 0 }
 
+    /// Calls the hook with `value`, as a hook (``ThreadResolutionState/runningHook(_:)``): what it resolves is no
+    /// part of the resolution that made `value`, and is not decorated itself.
     @usableFromInline static func decorate(_ value: Any) {
         guard let hook = hook.reading({ $0 }) else { return }
-        hook(value)
+        let thread = ThreadResolutionState.current
+        guard !thread.isRunningHook else { return }
+        thread.runningHook { hook(value) }
     }
 }

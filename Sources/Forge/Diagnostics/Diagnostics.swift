@@ -90,13 +90,17 @@ enum Report {
 
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.
     static func lazyPropertyReentered(_ factory: FactoryBox) -> Never {
-        fatalError(
-            """
-            Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value was still being \
-            made on this same thread, by \(factory.declaration). Its closure, or something it calls, reads or \
-            sets the very property it is making the value for, which would wait for itself forever. Resolve \
-            what the closure needs through factories rather than through the owner of that property.
-            """)
+        let world = World.current
+        stop(
+            ResolutionError(
+                kind: .circularDependency, factory: factory.declaration,
+                chain: [factory.declaration, factory.declaration], world: world.description,
+                description: """
+                    Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value was still \
+                    being made on this same thread, by \(factory.declaration). Its closure, or something it calls, \
+                    reads or sets the very property it is making the value for, which would wait for itself forever. \
+                    Resolve what the closure needs through factories rather than through the owner of that property.
+                    """ + ResolutionError.happenedIn(world)))
     }
 
     /// Stops the process: the factory declared as `declaration` was declared wrongly; `problem` says how and what

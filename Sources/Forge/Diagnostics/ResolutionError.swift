@@ -86,7 +86,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         let holder = chain[0]
         let dependency = chain[chain.count - 1]
         let steps = chain.map(\.declaration)
-        let through = chain.count > 2 ? ", through the unique instances between them," : ""
+        let through = chain.count > 2 ? ", through the instances between them," : ""
         return ResolutionError(
             kind: .captiveDependency, factory: dependency.declaration, chain: steps,
             world: world.description,

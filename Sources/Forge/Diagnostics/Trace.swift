@@ -120,7 +120,7 @@ enum TraceHook {
         guard let hook = state.reading({ $0.hook }) else { return }
         thread.isSendingTrace = true
         defer { thread.isSendingTrace = false }
-        hook(event)
+        thread.runningHook(suspendingTrace: false) { hook(event) }
     }
 }
 
@@ -154,10 +154,7 @@ extension FactoryBox {
                 factory: declaration, type: "\(definition.valueType)", site: definition.site,
                 scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
                 started: started, tree: enclosing?.tree), on: thread)
-        // What the decorator resolves is no part of this resolution: it starts trees of its own.
-        if DecoratorHook.isActive {
-            thread.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) }
-        }
+        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(made)) }
         return made
     }
 

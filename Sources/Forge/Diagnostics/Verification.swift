@@ -33,19 +33,39 @@ extension SharedContainer.Diagnostics {
     /// }
     /// ```
     ///
-    /// The world starts from the current world's registrations, as any isolated world does, so register what a
-    /// test would (mocks, promised factories' implementations) before you call it. What `body` makes stays in that
-    /// world: the caller's scopes are untouched.
+    /// The world starts from the registrations in force where you call it, the process's world included, so
+    /// register what a test would (mocks, promised factories' implementations) before you call it. What `body`
+    /// makes stays in that world: the caller's scopes are untouched.
     ///
     /// A problem that would stop the process ends the resolution there: the report has it and every captive
-    /// dependency met before it, and the thread that ran `body` is left parked for the rest of the process, with
-    /// what it held (a test run can afford it; an app should not verify at run time). To find the problems of
-    /// several roots, verify each root on its own. Problems met on other threads that `body` starts are not
-    /// caught; `body` must not need the calling thread (it waits), nor the main actor if you call this from it.
+    /// dependency met before it. The thread that ran `body` is left parked for the rest of the process, with what it
+    /// held; a test run can afford it, an app should not verify at run time:
+    ///
+    /// - the creations it had claimed are made anew by whoever asks for them next, a `@LazyInjected` property's
+    ///   first value included;
+    /// - but a `static let` or global whose initializer was running beneath it (`static let shared = Model()`, whose
+    ///   initializer resolved the missing promise) stays uninitialized, and a thread that reads it later waits
+    ///   forever, as Swift makes it wait for an initializer that never returns. Verify the factories such an
+    ///   initializer resolves instead;
+    /// - its world stays alive, and while any isolated world does, every resolution takes Forge's slower path.
+    ///
+    /// To find the problems of several roots, verify each root on its own. Problems met on other threads that `body`
+    /// starts are not caught; `body` must not need the calling thread (it waits), nor the main actor if you call
+    /// this from it. Call it after `registerAllServices()` (in a test, say), not inside it: what it registers is
+    /// not in force yet.
     public static func verify(
         fileID: String = #fileID, line: Int = #line, _ body: @escaping @Sendable () -> Void
     ) -> VerificationReport {
-        let world = World.makeIsolated(named: "verify", runContext: nil, at: "\(fileID):\(line)")
+        if AutoRegistration.isRunningOnThisThread {
+            Report.misuse(
+                "Container.Diagnostics.verify (\(fileID):\(line))",
+                """
+                it was called inside registerAllServices(), whose registrations are not in force until it returns, \
+                and which the verifying thread would wait for. Verify the graph after it, for example in a test.
+                """)
+        }
+        let world = World.makeIsolated(
+            named: "verify", runContext: nil, at: "\(fileID):\(line)", fromRegistrationsInForce: true)
         return VerificationReport(problems: Verification.run(.verify, in: world, body))
     }
 }

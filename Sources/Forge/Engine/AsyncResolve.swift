@@ -14,7 +14,7 @@ internal import CForge
 ///   epoch first, and publishes the instance through the world, which caches it only if the epoch has not moved.
 /// - `graph` keeps one instance per top-level async resolution, in ``TaskResolutionState``.
 extension FactoryBox {
-    /// The kept instance, when the process's world has one and no decorator, trace or isolated world is set: found
+    /// The kept instance, when the process's world has one and every flag of ``FastPathWord`` is clear: found
     /// with no await, and stored into the `T?` at `result`, which holds `nil`. Returns whether it found one.
     @usableFromInline
     func asyncHit(into result: UnsafeMutableRawPointer) -> Bool {
@@ -61,10 +61,7 @@ extension FactoryBox {
             TraceHook.isActive
             ? try await resolveTracedAsync(parameter, in: slot, world: world)
             : try await resolveAsync(parameter, in: slot, world: world)
-        // What the decorator resolves is no part of this resolution: it starts trees of its own.
-        if DecoratorHook.isActive {
-            ThreadResolutionState.current.withTraceSuspended { DecoratorHook.decorate(representation.anyValue(made)) }
-        }
+        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(made)) }
         return made
     }
 
@@ -120,7 +117,7 @@ extension FactoryBox {
             var garbage = Garbage()
             cell.dropInstance(expiredBy: world.runContext.now(), garbage: &garbage)
             // An expired instance's dispose hook is no part of this resolution.
-            if !garbage.isEmpty { ThreadResolutionState.current.withTraceSuspended { garbage.empty() } }
+            if !garbage.isEmpty { ThreadResolutionState.current.runningHook { garbage.empty() } }
         }
         while true {
             let step: Step = cell.withLock { state in

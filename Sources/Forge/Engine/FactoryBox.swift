@@ -11,11 +11,11 @@
 //
 // A hit (a cached or singleton instance exists):
 // 1. `FastPathWord.allClear()` reads the process-wide word. While it is zero (no isolated world, no decorator, no
-//    trace, `AutoRegistering` done) the slot is the box itself, borrowed. Otherwise `currentSlot()` runs
-//    `AutoRegistering` if needed and looks the slot up in the current task's isolated world, under the world's
-//    lock. It takes the slot unretained: the world holds its slots until it dies, and the task local that names the
-//    world holds the world for the whole resolution. While a trace is set, `resolveTraced` (Trace.swift) wraps the
-//    rest to time it.
+//    trace, no captive-dependency check, `AutoRegistering` done) the slot is the box itself, borrowed. Otherwise
+//    `currentSlot()` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated world,
+//    under the world's lock. It takes the slot unretained: the world holds its slots until it dies, and the task
+//    local that names the world holds the world for the whole resolution. While a trace is set, `resolveTraced`
+//    (Trace.swift) wraps the rest to time it.
 // 2. The slot's lock is taken to read (`reading`), the instance copied out (retained), the lock released.
 // 3. If a decorator is set, it is called with the instance, outside every lock.
 //
@@ -248,9 +248,9 @@ final class FactoryBox: @unchecked Sendable {
     /// instance as ``representation`` keeps it.
     @inline(__always)  // into resolveThoroughly(_:into:): one call fewer on every resolution that gets there
     func resolveObject(_ parameter: UnsafeRawPointer) -> AnyObject {
-        // While no isolated world exists, no decorator is set and AutoRegistering has run, the slot is the box
-        // itself, borrowed: a retain of the slot would make threads hitting the same factory share one more
-        // reference count.
+        // While every flag is clear (no isolated world, decorator, trace or captive check, AutoRegistering done), the
+        // slot is the box itself, borrowed: a retain of the slot would make threads hitting the same factory share one
+        // more reference count.
         if FastPathWord.allClear() { return resolve(parameter, in: self) }
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         if TraceHook.isActive { return resolveTraced(parameter) }

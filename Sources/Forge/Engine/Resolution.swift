@@ -34,7 +34,8 @@ extension FactoryBox {
     /// A resolution that would run closures runs on a thread of its own, as a part of the calling thread's, which
     /// waits (``Verification``); a problem there leaves that thread parked for good.
     func tryResolveObject(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject {
-        if try checkResolvable(parameter) { return resolveObject(parameter) }
+        // Inside registerAllServices(), another thread would wait for it: this factory is checked alone.
+        if try checkResolvable(parameter) || AutoRegistration.isRunningOnThisThread { return resolveObject(parameter) }
         let handOff = HandOff(parameter)
         let problems = Verification.run(.tryResolve, in: World.current) {
             handOff.object = self.resolveObject(handOff.parameter)

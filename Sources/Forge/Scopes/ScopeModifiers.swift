@@ -162,7 +162,7 @@ extension FactoryBox {
                 var garbage = Garbage()
                 cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)
                 // An expired instance's dispose hook is no part of this resolution.
-                if !garbage.isEmpty { ThreadResolutionState.current.withTraceSuspended { garbage.empty() } }
+                if !garbage.isEmpty { ThreadResolutionState.current.runningHook { garbage.empty() } }
             }
             if let object = cell.reading({ kind == .shared ? $0.sharedObject : $0.instance }) { return object }
             if let value = createOnce(parameter, in: cell, registrationFrom: slot) { return value }

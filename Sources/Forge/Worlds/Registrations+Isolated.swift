@@ -79,17 +79,20 @@ extension SharedContainer.Registrations {
 
 extension World {
     /// A world for a new isolated call, nested in the current one if there is one, whose problems go to
-    /// `problemHandler`, or the enclosing world's.
+    /// `problemHandler`, or the enclosing world's. With `fromRegistrationsInForce` (for `verify`), it starts from the
+    /// registrations in force in the current world, even the process's, rather than from its baseline.
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
-        problemHandler: (@Sendable (ResolutionError) -> Void)? = nil
+        problemHandler: (@Sendable (ResolutionError) -> Void)? = nil, fromRegistrationsInForce: Bool = false
     ) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
         let description =
             name.map { "the isolated world \"\($0)\" (made at \(site))" }
             ?? "the isolated world made at \(site)"
+        let initial =
+            fromRegistrationsInForce ? enclosing.registrationsInForce() : enclosing.registrationsForNestedWorld()
         return World(
-            isGlobal: false, initial: enclosing.registrationsForNestedWorld(),
+            isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
             problemHandler: problemHandler ?? enclosing.problemHandler)
     }

@@ -139,6 +139,15 @@ final class World: Sendable {
         return slot
     }
 
+    /// The registrations in force now, by factory: what `verify` starts from, whatever world it is called in.
+    func registrationsInForce() -> [ObjectIdentifier: Registered] {
+        guard isGlobal else { return registrationsForNestedWorld() }
+        // In the process's world, every box with a registration, the baseline's included, is listed as overridden.
+        return state.reading { state in
+            state.overridden.compactMapValues { box in box.registration.map { Registered(box: box, registration: $0) } }
+        }
+    }
+
     /// The registrations that a world nested in this one starts with.
     func registrationsForNestedWorld() -> [ObjectIdentifier: Registered] {
         state.reading { state in
