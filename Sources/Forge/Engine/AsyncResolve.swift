@@ -91,8 +91,12 @@ extension FactoryBox {
         TaskResolutionState.checkCycle(self)
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let make = registration?.make ?? closureForCurrentContext()
+        let hook: (@Sendable (AnyObject) async -> Void)?
+        if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
         let made = try await TaskResolutionState.making(self) {
-            MadeObject(object: try await make.runAsync(with: parameter))
+            let made = MadeObject(object: try await make.runAsync(with: parameter))
+            if let hook { await hook(made.object) }
+            return made
         }
         return made.object
     }

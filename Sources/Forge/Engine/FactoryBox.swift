@@ -92,7 +92,8 @@ final class FactoryBox: @unchecked Sendable {
     /// The slot's lock, and a summary of its state read without the lock (``hasRegistration``), from
     /// ``LockWordPool``.
     let words: UnsafeMutablePointer<UInt32> = LockWordPool.shared.take()
-    /// The factory's own closure, when it is synchronous and no context may replace it: called as it is, without
+    /// The factory's own closure, when it is synchronous, no context may replace it and no `afterMake` hook follows
+    /// it: called as it is, without
     /// copying the ``Maker`` out of the definition (a retain and a release of its context on every unique
     /// resolution, seen in the disassembly: Benchmarks/README.md, "Design choices").
     let plainClosure: ((UnsafeRawPointer) -> AnyObject)?
@@ -124,7 +125,11 @@ final class FactoryBox: @unchecked Sendable {
     init(_ definition: FactoryDefinition) {
         self.definition = definition
         self.hasContexts = definition.contexts.count != 0
-        if !hasContexts, case .sync(let make)? = definition.closure { plainClosure = make } else { plainClosure = nil }
+        if !hasContexts && definition.afterMake == nil, case .sync(let make)? = definition.closure {
+            plainClosure = make
+        } else {
+            plainClosure = nil
+        }
         self.scope = definition.scope ?? .unique
         self.kind = self.scope.kind
         self.path = definition.timeToLive != nil || definition.parameterKey != nil ? .modified : Path(kind)

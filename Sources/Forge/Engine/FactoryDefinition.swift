@@ -24,6 +24,8 @@ struct FactoryDefinition {
     var contexts: [FactoryContext] = Array()
     /// Called with each instance the factory's scope lets go of, as the engine keeps it.
     var dispose: ((AnyObject) -> Void)?
+    /// Called with each new instance, as the engine keeps it, before any caller gets it (`afterMake`).
+    var afterMake: AfterMake?
     /// How many seconds a kept instance lives, from when it was cached.
     var timeToLive: Double?
     /// The key of a parameter's own instance, when the scope keeps one per parameter value; given a pointer to the
@@ -57,8 +59,37 @@ struct FactoryDefinition {
     /// Where the factory was declared, e.g. `App/Container+API.swift:12`.
     var site: String { "\(fileID):\(line)" }
 
+    /// Adds `hook` after the `afterMake` hooks the definition has: they run in the order they were declared.
+    mutating func add(afterMake hook: AfterMake) {
+        guard let first = afterMake else {
+            afterMake = hook
+            return
+        }
+        switch (first, hook) {
+        case (.sync(let first), .sync(let second)):
+            afterMake = .sync {
+                first($0)
+                second($0)
+            }
+        case (.async(let first), .async(let second)):
+            afterMake = .async {
+                await first($0)
+                await second($0)
+            }
+        default:
+            preconditionFailure("Forge: a synchronous and an async afterMake hook on one factory")
+        }
+    }
+
     /// Adds `context`, replacing one with the same condition, and keeps the contexts in order of precedence.
     mutating func add(_ context: FactoryContext) {
         contexts = ContextCondition.adding(context, to: contexts) { $0.condition }
     }
+}
+
+/// A factory's `afterMake` hook, given each new instance as the engine keeps it: synchronous for synchronous
+/// factories (main-actor ones included, on the main actor), async for async ones.
+enum AfterMake {
+    case sync((AnyObject) -> Void)
+    case async(@Sendable (AnyObject) async -> Void)
 }

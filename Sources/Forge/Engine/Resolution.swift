@@ -1,15 +1,21 @@
 // Forge: how a factory makes an instance, and publishes it to its scope.
 
 extension FactoryBox {
-    /// Calls the registration or the factory's own closure, with no lock held, tracking depth and the cycle chain
-    /// for this thread.
+    /// Calls the registration or the factory's own closure, then the `afterMake` hook, with no lock held, tracking
+    /// depth and the cycle chain for this thread: the hook is a part of making the instance.
     func runClosure(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let tracked = enterClosure()
         defer { leaveClosure(tracked) }
-        if let registration { return registration.make.run(with: parameter) }
-        if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }
-        return closureForCurrentContext().run(with: parameter)
+        if let registration { return finishMaking(registration.make.run(with: parameter)) }
+        if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }  // no hook: see plainClosure
+        return finishMaking(closureForCurrentContext().run(with: parameter))
+    }
+
+    /// Calls the `afterMake` hook with `made`, a new instance, if the factory has one; returns `made`.
+    func finishMaking(_ made: AnyObject) -> AnyObject {
+        if case .sync(let hook)? = definition.afterMake { hook(made) }
+        return made
     }
 
     /// The closure that runs when no registration overrides the factory: the first context whose condition holds in

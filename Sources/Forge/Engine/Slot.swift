@@ -244,8 +244,14 @@ extension FactoryBox {
     }
 }
 
-/// An override made by `register`.
+/// An override made by `register`, or a ``Contributions``' list.
 final class Registration {
     let make: Maker
-    init(_ make: Maker) { self.make = make }
+    /// For a ``Contributions``, its contributions, in order: `make` returns what each one makes.
+    let contributions: [FactoryBox]
+
+    init(_ make: Maker, contributions: [FactoryBox] = []) {
+        self.make = make
+        self.contributions = contributions
+    }
 }

@@ -142,6 +142,10 @@ extension FactoryBox {
         return modified { $0.dispose = dispose }
     }
 
+    func withAfterMake(_ hook: AfterMake) -> FactoryBox {
+        modified { $0.add(afterMake: hook) }
+    }
+
     func withTimeToLive(_ seconds: Double) -> FactoryBox {
         ModifierCheck.timeToLive(seconds, scope: scope, declaration: declaration)
         return modified { $0.timeToLive = seconds }

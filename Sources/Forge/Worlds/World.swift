@@ -165,8 +165,16 @@ final class World: Sendable {
     /// Sets or clears `box`'s override and drops its instance. With `asBaseline`, `Registrations.reset()` returns
     /// to this registration too.
     func register(_ registration: Registration?, for box: FactoryBox, asBaseline: Bool = false) {
+        register(for: box, asBaseline: asBaseline) { _ in registration }
+    }
+
+    /// ``register(_:for:asBaseline:)`` with what `update` makes of `box`'s registration in this world, under the
+    /// world's lock, so that registrations built on the one before (contributions) from several threads all land.
+    /// `update` runs under the lock: it must run no user code.
+    func register(for box: FactoryBox, asBaseline: Bool = false, updating update: (Registration?) -> Registration?) {
         change { state, garbage in
             let slot = slot(for: box, in: &state)
+            let registration = update(slot.registration)
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
             if asBaseline {
                 let id = ObjectIdentifier(box)

@@ -1,0 +1,76 @@
+// Forge: Contributions, a list that any module adds to: every analytics sink, every plugin, every route.
+
+/// A list of `Element`s that any module contributes to, and that whoever needs all of them resolves at once: a
+/// multibinding.
+///
+/// ```swift
+/// extension Container {
+///     static let sinks = Contributions<AnalyticsSink>()
+/// }
+///
+/// // In a feature module's register function, called from registerAllServices():
+/// Container.sinks.contribute { ConsoleSink() }
+/// Container.sinks.contribute(scope: .singleton) { FileSink(path: "analytics.log") }
+///
+/// let all = Container.sinks()   // [AnalyticsSink], in contribution order
+/// ```
+///
+/// Each contribution is a factory of its own, declared where `contribute` is called: its closure runs on every
+/// call, or as its scope says, and messages, traces and graphs name it by that site. Calling the list resolves
+/// every contribution, in the order they were made.
+///
+/// Contributions follow the rules every registration follows:
+/// - **Worlds.** A contribution belongs to the current world. Made inside `registerAllServices()`, it is part of the
+///   baseline, so isolated worlds start with it and `Registrations.reset()` keeps it. Made inside an isolated world
+///   (a test's), it is that world's alone: the process's list never sees it.
+/// - **push() and pop().** `pop()` drops the contributions made since its `push()`.
+/// - **reset().** ``reset()`` empties the list in the current world, so a test can start from none and contribute
+///   what it needs; `Registrations.reset()` returns it to the baseline.
+public struct Contributions<Element>: Sendable {
+    /// A unique factory of `[Element]`, whose registration in each world is that world's list.
+    let box: FactoryBox
+
+    /// Declares an empty list. Declare it as a `static let` in an extension of `Container`.
+    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+        box = FactoryBox(
+            declaring: "Contributions", Void.self, [Element].self, scope: nil, fileID: fileID, line: line,
+            closure: .of { [Element]() })
+    }
+
+    /// Adds what `make` makes to the list, after every contribution before it, in the current world: a contribution
+    /// made inside `registerAllServices()` is part of the baseline.
+    ///
+    /// - Parameters:
+    ///   - scope: How long what `make` makes lives, as for a factory: `nil` (unique) makes a new one for every call
+    ///     of the list.
+    ///   - fileID: Where the contribution is made, for messages. Leave the default.
+    ///   - line: The line where the contribution is made, for messages. Leave the default.
+    ///   - make: Makes the element.
+    public func contribute(
+        scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        _ make: @escaping @Sendable () -> Element
+    ) {
+        let contribution = FactoryBox(
+            declaring: "Contribution", Void.self, Element.self, scope: scope, fileID: fileID, line: line,
+            closure: .of(make))
+        World.current.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in
+            Self.list((current?.contributions ?? []) + [contribution])
+        }
+    }
+
+    /// Every contribution's element, in the order they were contributed, in the current world.
+    public func callAsFunction() -> [Element] {
+        box.resolve(.noParameter)
+    }
+
+    /// Empties the list in the current world. `Registrations.reset()` returns it to the baseline instead.
+    public func reset() {
+        World.current.register(for: box) { _ in Self.list([]) }
+    }
+
+    /// The registration that makes the list of `contributions`.
+    private static func list(_ contributions: [FactoryBox]) -> Registration {
+        Registration(
+            .of { contributions.map { $0.resolve(.noParameter, as: Element.self) } }, contributions: contributions)
+    }
+}
