@@ -143,16 +143,7 @@ final class Verification: @unchecked Sendable {
 
     /// Runs the body on a new thread, in the world, and returns when it finished or was abandoned.
     private func runOnAThreadOfItsOwn() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let error = forge_thread_start(
-            { context in
-                let verification = Unmanaged<Verification>.fromOpaque(context!).takeRetainedValue()
-                verification.run()
-            }, context)
-        if error != 0 {
-            Unmanaged<Verification>.fromOpaque(context).release()
-            Report.misuse("Container.Diagnostics.verify", "it could not start a thread (error \(error)).")
-        }
+        NewThread.start(for: purpose == .verify ? "Container.Diagnostics.verify" : "tryResolve()") { self.run() }
         while true {
             let ticket = Parking.ticket()
             if state.reading({ $0.isFinished }) { break }
@@ -167,7 +158,7 @@ final class Verification: @unchecked Sendable {
         _ = WaitsFor.record(caller, waitingFor: .current, on: ObjectIdentifier(self))
         if let continuation { ThreadResolutionState.adopt(continuation) }
         ThreadResolutionState.current.verification = self
-        World.$isolated.withValue(world.isGlobal ? nil : world) { body() }
+        World.inWorld(world) { body() }
         finish()
     }
 

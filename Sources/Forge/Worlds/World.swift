@@ -363,3 +363,17 @@ final class World: Sendable {
         }
     }
 }
+
+extension World {
+    /// Runs `body` in `world`: the process's, or an isolated one.
+    static func inWorld<R>(_ world: World, _ body: () throws -> R) rethrows -> R {
+        try $isolated.withValue(world.isGlobal ? nil : world, operation: body)
+    }
+
+    /// Runs the async `body` in `world`.
+    static func inWorld<R>(
+        _ world: World, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> R {
+        try await $isolated.withValue(world.isGlobal ? nil : world, operation: body)
+    }
+}

@@ -1,0 +1,136 @@
+// Forge: prewarm, which makes eager singletons' instances now, in parallel, off the caller.
+
+/// A factory whose instance ``SharedContainer/prewarm(_:)-(any Prewarmable...)`` can make ahead of its first
+/// use: `Factory`, `MainActorFactory`, `AsyncFactory` and `AsyncThrowingFactory`.
+public protocol Prewarmable: Sendable {
+    /// What prewarming this factory makes. Forge's own: you never need to read it.
+    var prewarming: Prewarming { get }
+}
+
+/// How Forge prewarms one factory: which one, and on which executor its instance is made.
+public struct Prewarming: Sendable {
+    let box: FactoryBox
+    let executor: Executor
+
+    enum Executor {
+        /// A synchronous factory: on a thread of its own.
+        case thread
+        /// A main-actor factory: on the main actor.
+        case mainActor
+        /// An async factory: in a task.
+        case task
+    }
+}
+
+extension Factory: Prewarmable {
+    /// What prewarming this factory makes: its instance, on a thread of its own.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .thread) }
+}
+
+extension MainActorFactory: Prewarmable {
+    /// What prewarming this factory makes: its instance, on the main actor.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .mainActor) }
+}
+
+extension AsyncFactory: Prewarmable {
+    /// What prewarming this factory makes: its instance, in a task.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .task) }
+}
+
+extension AsyncThrowingFactory: Prewarmable {
+    /// What prewarming this factory makes: its instance, in a task. What the closure throws is dropped: nothing is
+    /// cached, and the first use makes the instance again.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .task) }
+}
+
+extension SharedContainer {
+    /// Makes each factory's instance now, all in parallel, off the calling thread or actor, and returns once every
+    /// one is made: eager singletons, ready before their first use.
+    ///
+    /// ```swift
+    /// @main struct App {
+    ///     static func main() async {
+    ///         await Container.prewarm(Container.tracker, Container.api, Container.database)
+    ///         ...
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - **Where.** A synchronous factory's instance is made on a thread of its own, so that a slow initializer
+    ///   blocks neither the caller nor Swift's concurrency pool; a main-actor factory's on the main actor; an async
+    ///   factory's in a task.
+    /// - **Once.** Prewarming is a resolution like any other, in the current world (an isolated world's, in a test):
+    ///   a first use that races it waits for the same creation, and gets the same instance.
+    /// - **Problems.** A missing promise or a cycle stops the process with the message a first use would give. What
+    ///   an `AsyncThrowingFactory`'s closure throws is dropped: nothing is cached, and its first use tries again.
+    /// - **Scopes.** It is meant for factories whose scope keeps an instance (`singleton`, `cached`, or a custom one
+    ///   of those kinds). A `unique`, `graph` or `shared` factory's instance is made and let go of, which only
+    ///   warms what its closure resolves; debug builds warn.
+    ///
+    /// To start prewarming and go on at once, call the synchronous form, ``prewarm(_:)-(any Prewarmable...)``.
+    public static func prewarm(_ factories: any Prewarmable...) async {
+        let jobs = factories.map(\.prewarming)
+        let world = World.current
+        await withTaskGroup(of: Void.self) { group in
+            for job in jobs { group.addTask { await job.make(in: world) } }
+        }
+    }
+
+    /// Starts making each factory's instance, all in parallel, off the calling thread, and returns at once: a
+    /// first use that comes before an instance is made waits for it. See the async form for where each is made,
+    /// and what happens to problems. Async code gets the async form; to start prewarming there without waiting,
+    /// call it in a task: `Task { await Container.prewarm(...) }`.
+    ///
+    /// ```swift
+    /// Container.prewarm(Container.catalog)   // loads while the user reads the first screen
+    /// ```
+    public static func prewarm(_ factories: any Prewarmable...) {
+        let world = World.current
+        for job in factories.map(\.prewarming) { job.start(in: world) }
+    }
+}
+
+extension Prewarming {
+    /// Makes the instance in `world`, and returns once it is made.
+    func make(in world: World) async {
+        warnUnlessKept()
+        switch executor {
+        case .thread:
+            await withCheckedContinuation { (made: CheckedContinuation<Void, Never>) in
+                NewThread.start(for: "Container.prewarm") { [box] in
+                    World.inWorld(world) { _ = box.resolveObject(.noParameter) }
+                    made.resume()
+                }
+            }
+        case .mainActor:
+            let box = box
+            await MainActor.run { World.inWorld(world) { _ = box.resolveObject(.noParameter) } }
+        case .task:
+            await World.inWorld(world) { _ = try? await box.resolveAsync() }
+        }
+    }
+
+    /// Starts making the instance in `world`, and returns at once.
+    func start(in world: World) {
+        warnUnlessKept()
+        let box = box
+        switch executor {
+        case .thread:
+            NewThread.start(for: "Container.prewarm") { World.inWorld(world) { _ = box.resolveObject(.noParameter) } }
+        case .mainActor:
+            Task { @MainActor in World.inWorld(world) { _ = box.resolveObject(.noParameter) } }
+        case .task:
+            Task { await World.inWorld(world) { _ = try? await box.resolveAsync() } }
+        }
+    }
+
+    private func warnUnlessKept() {
+        let kind = box.kind
+        guard kind == .unique || kind == .graph || kind == .shared else { return }
+        Report.warn(
+            """
+            prewarm(\(box.declaration)): its scope (\(box.scope)) keeps no instance for later, so prewarming makes \
+            one and lets go of it. Prewarm factories whose scope keeps their instance (singleton, cached).
+            """)
+    }
+}

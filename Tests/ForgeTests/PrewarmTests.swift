@@ -1,0 +1,119 @@
+// prewarm: eager singletons made now, in parallel, off the caller, exactly once with racing first uses.
+import Dispatch
+import Forge
+import Foundation
+import Testing
+
+private final class Warmed: Sendable {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+}
+
+/// Two closures that each wait until both run: they finish only if they run at the same time.
+private let bothStarted = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(value: 0))
+private let pairMade = Counter()
+private let racedMade = Counter()
+private let racedGate = Gate()
+private let asyncMade = Counter()
+
+extension Container {
+    fileprivate static let slowA = Factory(scope: .singleton) { () -> Warmed in
+        bothStarted.a.signal()
+        let met = bothStarted.b.wait(timeout: .now() + 10) == .success
+        pairMade.increment()
+        return Warmed(met ? 1 : -1)
+    }
+    fileprivate static let slowB = Factory(scope: .singleton) { () -> Warmed in
+        bothStarted.b.signal()
+        let met = bothStarted.a.wait(timeout: .now() + 10) == .success
+        pairMade.increment()
+        return Warmed(met ? 2 : -2)
+    }
+    fileprivate static let raced = Factory(scope: .singleton) { () -> Warmed in
+        racedGate.pass()
+        return Warmed(racedMade.increment())
+    }
+    fileprivate static let asyncSlow = AsyncFactory(scope: .cached) { () async -> Warmed in
+        try? await Task.sleep(nanoseconds: 1_000_000)
+        return Warmed(asyncMade.increment())
+    }
+    fileprivate static let promisedForPrewarm = Factory<Warmed>.promised(scope: .singleton)
+    fileprivate static let inWorld = Factory(scope: .cached) { Warmed(0) }
+}
+
+@MainActor
+extension Container {
+    fileprivate static let onMain = MainActorFactory(scope: .cached) { () -> Warmed in
+        MainActor.assertIsolated()
+        return Warmed(3)
+    }
+}
+
+@Suite struct PrewarmTests {
+    @Test("Two slow singletons are made at the same time: each one's closure waits for the other to start")
+    func inParallel() async {
+        await Container.prewarm(Container.slowA, Container.slowB)
+        #expect(pairMade.value == 2)
+        #expect(Container.slowA().id == 1)
+        #expect(Container.slowB().id == 2)
+    }
+
+    @Test("A prewarm that races first uses still makes one instance, which everyone gets")
+    func racingFirstUses() {
+        startPrewarmingRaced()
+        racedGate.waitUntilEntered()
+        let results = Locked<[Int]>([])
+        // Threads, not tasks: a first use parks its thread until the prewarm's creation ends.
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: group) { results.mutate { $0.append(Container.raced().id) } }
+        }
+        usleep(20_000)
+        racedGate.release()
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(racedMade.value == 1)
+        #expect(results.value == [1, 1, 1, 1])
+    }
+
+    @Test("Prewarming happens in the caller's world, and async and main-actor factories prewarm too")
+    func inTheCurrentWorld() async {
+        await Container.Registrations.isolated {
+            await Container.prewarm(Container.inWorld, Container.asyncSlow, Container.onMain)
+            #expect(asyncMade.value == 1)
+            #expect(await Container.asyncSlow().id == 1)
+            #expect(asyncMade.value == 1)
+            #expect(await Container.onMain.resolve().id == 3)
+        }
+        let outside = Container.inWorld()
+        await Container.Registrations.isolated {
+            await Container.prewarm(Container.inWorld)
+            #expect(Container.inWorld() !== outside)
+        }
+    }
+
+    @Test("A prewarm that meets a missing promise stops with the message a first use would give")
+    func aMissingPromiseStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await Container.prewarm(Container.promisedForPrewarm)
+        }
+        #expect(standardError(result).contains("is promised, and nothing is registered for it"))
+    }
+
+    @Test("Prewarming a unique factory warns that nothing keeps what it makes")
+    func aUniqueFactoryWarns() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            await Container.prewarm(Factory { Warmed(9) })
+        }
+        let text = standardError(result)
+        #if DEBUG
+        #expect(text.contains("Forge warning: prewarm(Factory<Warmed>"), "\(text)")
+        #else
+        #expect(!text.contains("Forge"), "release builds warn about nothing: \(text)")
+        #endif
+    }
+}
+
+/// The synchronous form, which returns at once: async code gets the async form.
+private func startPrewarmingRaced() {
+    Container.prewarm(Container.raced)
+}
