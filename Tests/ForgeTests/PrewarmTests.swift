@@ -106,9 +106,9 @@ extension Container {
         }
         let text = standardError(result)
         #if DEBUG
-        #expect(text.contains("Forge warning: prewarm(Factory<Warmed>"), "\(text)")
+            #expect(text.contains("Forge warning: prewarm(Factory<Warmed>"), "\(text)")
         #else
-        #expect(!text.contains("Forge"), "release builds warn about nothing: \(text)")
+            #expect(!text.contains("Forge"), "release builds warn about nothing: \(text)")
         #endif
     }
 }
