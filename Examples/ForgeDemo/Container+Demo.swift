@@ -16,6 +16,9 @@ extension Container {
 
     static let config = Factory(scope: .singleton) { AppConfig(id: instanceIDs().next("config")) }
 
+    /// The prices: slow to load, so `DemoApp.start()` prewarms them at launch.
+    static let catalog = Factory(scope: .singleton) { Catalog.load() }
+
     /// Opens the session store, asynchronously (`SessionStore.open()`). `DemoApp.start()` awaits it once.
     static let openSessionStore = AsyncFactory(scope: .singleton) { await SessionStore.open() }
 

@@ -5,18 +5,22 @@ import Forge
 /// It holds no services itself; every command resolves what it needs from `Container`, so the scopes decide
 /// which instance it gets.
 final class DemoApp {
-    static let usage = "commands: login NAME, logout, whoami, add ITEM, cart, quit"
+    static let usage = "commands: login NAME, logout, whoami, add ITEM, cart, price ITEM, quit"
 
     /// Whether `quit` has run.
     private(set) var hasQuit = false
     /// The instance of each service last shown, to tell "same" from "new".
     private var lastShown: [String: String] = [:]
 
-    /// Opens the session store, asynchronously, hands it to the synchronous `Container.sessionStore`, and returns
-    /// an app ready for commands.
-    static func start() async -> DemoApp {
+    /// Opens the session store, asynchronously, hands it to the synchronous `Container.sessionStore`, starts loading
+    /// the catalog in the background (unless launched with `--no-prewarm`), and returns an app ready for commands.
+    ///
+    /// The catalog is prewarmed after the registration: an instance whose creation overlaps a registration in its
+    /// world is not cached, because it may have been made from what the registration replaced.
+    static func start(prewarming: Bool = !CommandLine.arguments.dropFirst().contains("--no-prewarm")) async -> DemoApp {
         let store = await Container.openSessionStore()
         Container.sessionStore.register { store }
+        if prewarming { Container.startPrewarming(Container.catalog) }
         return DemoApp()
     }
 
@@ -30,6 +34,7 @@ final class DemoApp {
         case "whoami": return whoAmI()
         case "add": return add(argument)
         case "cart": return showCart()
+        case "price": return price(argument)
         case "quit":
             hasQuit = true
             return ["bye"]
@@ -70,6 +75,19 @@ final class DemoApp {
         let cart = Container.cart()
         let count = cart.add(item)
         return ["added \(item) to \(cart.id) (\(count) \(count == 1 ? "item" : "items"))"]
+    }
+
+    /// The item's price, and whether the catalog was ready or this command waited for it to load.
+    private func price(_ item: String) -> [String] {
+        guard !item.isEmpty else { return ["usage: price ITEM"] }
+        let clock = ContinuousClock()
+        let asked = clock.now
+        let catalog = Container.catalog()
+        let waited = asked.duration(to: clock.now)
+        let milliseconds = Int(waited / .milliseconds(1))
+        let readiness =
+            milliseconds < 5 ? "the catalog was ready" : "waited \(milliseconds) ms for the catalog to load"
+        return ["\(item): \(catalog.price(of: item) ?? "not sold here") (\(readiness))"]
     }
 
     private func showCart() -> [String] {

@@ -5,6 +5,7 @@
 //     swift run forge-demo --offline                        # the API client queues requests instead
 //     swift run forge-demo --graph                          # prints a session's dependency graph (Mermaid)
 //     swift run forge-demo --trace                          # traces every resolution to standard error
+//     swift run forge-demo --no-prewarm                     # the first `price` waits for the catalog to load
 
 import Forge
 

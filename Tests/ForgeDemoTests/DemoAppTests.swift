@@ -32,6 +32,20 @@ private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows
         }
     }
 
+    @Test("After start(), price reads one catalog: prewarmed or not, it is made once")
+    func startPrewarmsTheCatalog() async {
+        await Container.Registrations.isolated {
+            Container.logger.register { RecordingLogger(id: "logger#test") }
+            let app = await DemoApp.start(prewarming: true)
+            let catalog = Container.catalog()  // waits for the prewarm's creation, if it is still loading
+            #expect(app.run("price tea").first?.hasPrefix("tea: €4.50 (") == true)
+            #expect(Container.catalog() === catalog)
+            #expect(app.run("price tea") == ["tea: €4.50 (the catalog was ready)"])
+            #expect(app.run("price caviar") == ["caviar: not sold here (the catalog was ready)"])
+            #expect(app.run("price") == ["usage: price ITEM"])
+        }
+    }
+
     @Test func loginMakesTheSessionServicesOnce() {
         withApp { app, _ in
             #expect(app.run("login alice").contains("  api#1     new api client"))

@@ -113,7 +113,7 @@ extension Container {
     }
 }
 
-/// The synchronous form, which returns at once: async code gets the async form.
+/// The synchronous form, which returns at once.
 private func startPrewarmingRaced() {
-    Container.prewarm(Container.raced)
+    Container.startPrewarming(Container.raced)
 }

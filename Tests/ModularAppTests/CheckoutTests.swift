@@ -77,6 +77,8 @@ final class PlainFormatter: PriceFormatter {
                   GET /prices/jam
                 total: €7.75
                   POST /orders tea,jam
+                  [network log] order placed: 2 items
+                  [checkout funnel] order placed: 2 items
                 order 1 accepted
 
                 """)

@@ -10,6 +10,9 @@ extension Container: AutoRegistering {
     public static func registerAllServices() {
         registerNetworking()
         registerCheckout()
+        // Each module's own wiring: here, the analytics sinks each one contributes.
+        registerNetworkingModule()
+        CheckoutContainer.registerCheckoutModule()
     }
 }
 

@@ -9,6 +9,11 @@ public final class CheckoutContainer: SharedContainer {
     /// How the app shows an amount: the app decides (see its `registerCheckout()`).
     public static let priceFormatter = Factory<PriceFormatter>.promised()
     public static let viewModel = Factory { CheckoutViewModel() }
+
+    /// Checkout's part of the wiring: its own analytics sink. The app calls it from `registerAllServices()`.
+    public static func registerCheckoutModule() {
+        Container.analyticsSinks.contribute(scope: .singleton) { PrintingSink(name: "checkout funnel") }
+    }
 }
 
 /// Prices, in cents.

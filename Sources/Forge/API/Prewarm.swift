@@ -1,6 +1,6 @@
 // Forge: prewarm, which makes eager singletons' instances now, in parallel, off the caller.
 
-/// A factory whose instance ``SharedContainer/prewarm(_:)-(any Prewarmable...)`` can make ahead of its first
+/// A factory whose instance ``SharedContainer/prewarm(_:)`` can make ahead of its first
 /// use: `Factory`, `MainActorFactory`, `AsyncFactory` and `AsyncThrowingFactory`.
 public protocol Prewarmable: Sendable {
     /// What prewarming this factory makes. Forge's own: you never need to read it.
@@ -61,13 +61,16 @@ extension SharedContainer {
     ///   factory's in a task.
     /// - **Once.** Prewarming is a resolution like any other, in the current world (an isolated world's, in a test):
     ///   a first use that races it waits for the same creation, and gets the same instance.
+    /// - **After registering.** Prewarm once the launch's `register` calls are made: as for any creation, an
+    ///   instance whose creation overlaps a registration, a reset or a `pop()` in its world is not cached, because it
+    ///   may have been made from what changed, and the first use makes it again.
     /// - **Problems.** A missing promise or a cycle stops the process with the message a first use would give. What
     ///   an `AsyncThrowingFactory`'s closure throws is dropped: nothing is cached, and its first use tries again.
     /// - **Scopes.** It is meant for factories whose scope keeps an instance (`singleton`, `cached`, or a custom one
     ///   of those kinds). A `unique`, `graph` or `shared` factory's instance is made and let go of, which only
     ///   warms what its closure resolves; debug builds warn.
     ///
-    /// To start prewarming and go on at once, call the synchronous form, ``prewarm(_:)-(any Prewarmable...)``.
+    /// To start prewarming and go on at once, from synchronous code too, call ``startPrewarming(_:)``.
     public static func prewarm(_ factories: any Prewarmable...) async {
         let jobs = factories.map(\.prewarming)
         let world = World.current
@@ -76,15 +79,17 @@ extension SharedContainer {
         }
     }
 
-    /// Starts making each factory's instance, all in parallel, off the calling thread, and returns at once: a
-    /// first use that comes before an instance is made waits for it. See the async form for where each is made,
-    /// and what happens to problems. Async code gets the async form; to start prewarming there without waiting,
-    /// call it in a task: `Task { await Container.prewarm(...) }`.
+    /// Starts making each factory's instance, all in parallel, off the calling thread, and returns at once: the
+    /// synchronous form of ``prewarm(_:)``. A first use that comes before an instance is made waits for it. See
+    /// ``prewarm(_:)`` for where each is made, and what happens to problems.
     ///
     /// ```swift
-    /// Container.prewarm(Container.catalog)   // loads while the user reads the first screen
+    /// Container.startPrewarming(Container.catalog)   // loads while the user reads the first screen
     /// ```
-    public static func prewarm(_ factories: any Prewarmable...) {
+    ///
+    /// (It has a name of its own: a synchronous `prewarm` beside the async one would be picked silently where the
+    /// compiler finds no other `await`, as in a `main.swift`.)
+    public static func startPrewarming(_ factories: any Prewarmable...) {
         let world = World.current
         for job in factories.map(\.prewarming) { job.start(in: world) }
     }
