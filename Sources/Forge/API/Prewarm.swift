@@ -48,12 +48,8 @@ extension SharedContainer {
     /// one is made: eager singletons, ready before their first use.
     ///
     /// ```swift
-    /// @main struct App {
-    ///     static func main() async {
-    ///         await Container.prewarm(Container.tracker, Container.api, Container.database)
-    ///         ...
-    ///     }
-    /// }
+    /// // At launch, once the app's registrations are made:
+    /// await Container.prewarm(Container.tracker, Container.api, Container.database)
     /// ```
     ///
     /// - **Where.** A synchronous factory's instance is made on a thread of its own, so that a slow initializer
