@@ -144,7 +144,7 @@ def forge_flat(indices):
     lines += ["", "extension Container {"]
     lines += [f"    public static let s{i} = Factory<S{i}>(scope: .singleton) {{ S{i}() }}" for i in indices]
     lines += ["}", ""]
-    body = chunked([f"sink(Container.s{i})" for i in indices], "declareAll")
+    body = chunked([f"keep(Container.s{i})" for i in indices], "declareAll")
     body += chunked([f"sink(Container.s{i}())" for i in indices], "resolveAll")
     return "\n".join(lines) + body
 
