@@ -77,9 +77,11 @@ public struct MainActorFactory<T>: Sendable {
 
     /// Resolves the dependency on the main actor, synchronously.
     @MainActor
-    @inlinable
+    @_transparent  // as Factory's
     public func callAsFunction() -> T {
-        box.resolve(.noParameter)
+        var result: T? = nil
+        TypedEdge.resolve(box, .noParameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
     /// Overrides the factory's closure, and drops the instance its scope holds, in the current world.

@@ -50,9 +50,12 @@ public struct MainActorParameterFactory<P, T>: Sendable {
 
     /// Resolves the dependency with `parameter`, on the main actor, synchronously.
     @MainActor
-    @inlinable
+    @_transparent  // as Factory's
     public func callAsFunction(_ parameter: P) -> T {
-        withUnsafePointer(to: parameter) { box.resolve($0) }
+        var parameter = parameter
+        var result: T? = nil
+        TypedEdge.resolve(box, parameterAt: &parameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
     /// Resolves the dependency with `parameter` on the main actor, or throws a ``ResolutionError`` where a plain

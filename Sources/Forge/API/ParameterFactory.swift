@@ -56,9 +56,12 @@ public struct ParameterFactory<P, T>: Sendable {
     }
 
     /// Resolves the dependency with `parameter`.
-    @inlinable
+    @_transparent  // as Factory's
     public func callAsFunction(_ parameter: P) -> T {
-        withUnsafePointer(to: parameter) { box.resolve($0) }
+        var parameter = parameter
+        var result: T? = nil
+        TypedEdge.resolve(box, parameterAt: &parameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.

@@ -21,7 +21,7 @@ public struct Injected<T> {
     @inlinable
     public init(_ factory: Factory<T>) {
         self.factory = factory
-        dependency = factory()
+        dependency = factory.resolveInjected()
     }
 
     /// The instance resolved when the owner was initialized, or the one assigned since.

@@ -179,10 +179,8 @@ final class FactoryBox: @unchecked Sendable {
     // MARK: Resolution
 
     /// Resolves the factory with the parameter `parameter` points to (``UnsafeRawPointer/noParameter`` for none), in
-    /// the current world: the typed edge of every synchronous call site. Only this is specialized for `T` there: a
-    /// `T?` that ``resolve(_:into:)`` fills. (A `withUnsafeTemporaryAllocation` closure here, or a conversion of a
-    /// returned object with a branch per representation, made a release build of 1,000 call sites take half again
-    /// as long, Benchmarks/README.md, "Design choices".)
+    /// the current world, as a `T`: for Forge's own code, and ``Injected``. A call site does the same in its shell's
+    /// `callAsFunction`.
     @inlinable
     func resolve<T>(_ parameter: UnsafeRawPointer, as _: T.Type = T.self) -> T {
         var result: T? = nil
@@ -190,15 +188,18 @@ final class FactoryBox: @unchecked Sendable {
         return result.unsafelyUnwrapped
     }
 
-    /// ``resolve(_:into:)``, from a pointer to a `T?`: an `&` argument, which compiles faster at every call site than
-    /// a `withUnsafeMutablePointer` closure.
+    /// ``resolve(_:into:)``, from a pointer to a `T?`, as ``TypedEdge`` does.
     @inlinable
     func resolve<T>(_ parameter: UnsafeRawPointer, intoOptional result: UnsafeMutablePointer<T?>) {
         resolve(parameter, into: UnsafeMutableRawPointer(result))
     }
 
     /// Resolves the factory with the parameter `parameter` points to, and initializes the `T?` at `result`, which
-    /// holds `nil`, with the instance.
+    /// holds `nil`, with the instance: the typed edge of every synchronous call site, whose `callAsFunction` makes a
+    /// `T?`, passes it here with `&` (through ``TypedEdge``), and unwraps it. (A
+    /// `withUnsafeTemporaryAllocation` or `withUnsafeMutablePointer` closure, or a conversion of a returned object
+    /// with a branch per representation, made a release build of 1,000 call sites take longer, Benchmarks/README.md,
+    /// "Design choices".)
     ///
     /// A hit of a class instance in the process's world, and a unique one, are handled here, in a function small
     /// enough to need no frame of its own to speak of; everything else goes through ``resolveThoroughly(_:into:)``.
@@ -237,7 +238,7 @@ final class FactoryBox: @unchecked Sendable {
         return result.unsafelyUnwrapped
     }
 
-    /// ``store(_:into:)``, from a pointer to a `T?`, as ``resolve(_:intoOptional:)`` does.
+    /// ``store(_:into:)``, from a pointer to a `T?`, as ``TypedEdge`` does.
     @inlinable
     func store<T>(_ object: __owned AnyObject, intoOptional result: UnsafeMutablePointer<T?>) {
         store(object, into: UnsafeMutableRawPointer(result))
