@@ -33,13 +33,16 @@ struct FactoryDefinition {
     var parameterKey: ((UnsafeRawPointer) -> AnyHashable)?
     /// For an async factory: whether a cancelled caller stops waiting for a creation and throws (the throwing form),
     /// or waits on.
-    var throwsOnCancellation = false
+    var throwsOnCancellation: Bool
 
-    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`.
+    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`, made with
+    /// `closure` (`nil` when promised).
     init<P, T>(
         _ typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
-        line: UInt
+        line: UInt, closure: Maker?, throwsOnCancellation: Bool
     ) {
+        self.closure = closure
+        self.throwsOnCancellation = throwsOnCancellation
         self.typeName = typeName
         self.scope = scope
         self.fileID = fileID
