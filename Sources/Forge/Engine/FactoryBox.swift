@@ -2,11 +2,12 @@
 //
 // How a resolution goes
 // =====================
-// The engine knows no types. `Container.api()` is the typed shell (Factory.swift): it makes a `T?` holding `nil` and
-// calls the non-generic `FactoryBox.resolve(_:into:)` with a pointer to it and one to its parameter (`.noParameter`
-// for none). That resolves the instance as an `AnyObject` (`resolveObject`) and stores it into the `T?`
+// The engine knows no types. `Container.api()` is the typed shell (Factory.swift), a transparent `callAsFunction`
+// inlined where it is called: it makes a `T?` holding `nil` and calls, through `TypedEdge` (Instance.swift), the
+// non-generic `FactoryBox.resolve(_:into:)` with a pointer to it and one to its parameter (`.noParameter` for none).
+// That resolves the instance as an `AnyObject` (`resolveObject`) and stores it into the `T?`
 // (`Representation.store`, Instance.swift): the object itself when `T` is a class, a copy of what a `Holder<T>`
-// holds otherwise. The `T?` is all that a call site specializes for `T`. A class instance's hit and a unique
+// holds otherwise. The `T?` and its unwrapping are all a call site holds for `T`. A class instance's hit and a unique
 // resolution, in the process's world with nothing set, stay in `resolve(_:into:)`; the rest is `resolveThoroughly`.
 //
 // A hit (a cached or singleton instance exists):
