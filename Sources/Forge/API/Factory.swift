@@ -33,11 +33,13 @@ public struct Factory<T>: Sendable {
     ///   - fileID: The declaration site, for messages. Leave the default.
     ///   - line: The declaration line, for messages. Leave the default.
     ///   - factory: Makes an instance. It may resolve other factories.
-    @inlinable
+    @_transparent
     public init(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () -> T
     ) {
+        // `@_transparent`, as `callAsFunction`: no copy of this initializer is specialized and optimized for each
+        // declaration's `T` (Benchmarks/README.md, "Design choices").
         box = FactoryBox(
             declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: .of(factory))
     }

@@ -24,7 +24,7 @@ public struct ParameterFactory<P, T>: Sendable {
     ///   - fileID: The declaration site, for messages. Leave the default.
     ///   - line: The declaration line, for messages. Leave the default.
     ///   - factory: Makes an instance from the parameter.
-    @inlinable
+    @_transparent  // as Factory's
     public init(
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) -> T
