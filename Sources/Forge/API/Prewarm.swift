@@ -60,7 +60,9 @@ extension SharedContainer {
     /// - **After registering.** Prewarm once the launch's `register` calls are made: as for any creation, an
     ///   instance whose creation overlaps a registration, a reset or a `pop()` in its world is not cached, because it
     ///   may have been made from what changed, and the first use makes it again.
-    /// - **Problems.** A missing promise or a cycle stops the process with the message a first use would give. What
+    /// - **Problems.** A missing promise or a cycle stops the process with the message a first use would give. Under
+    ///   the `.isolatedRegistrations` trait, a captive dependency met here fails the test that awaited `prewarm`
+    ///   (one met by ``startPrewarming(_:)`` on a thread of its own belongs to no test). What
     ///   an `AsyncThrowingFactory`'s closure throws is dropped: nothing is cached, and its first use tries again.
     /// - **Scopes.** It is meant for factories whose scope keeps an instance (`singleton`, `cached`, or a custom one
     ///   of those kinds). A `unique`, `graph` or `shared` factory's instance is made and let go of, which only
@@ -97,12 +99,16 @@ extension Prewarming {
         warnUnlessKept()
         switch executor {
         case .thread:
+            // A test's problems met on the new thread are reported by this task, which is the test's.
+            let deferred = DeferredProblems()
             await withCheckedContinuation { (made: CheckedContinuation<Void, Never>) in
                 NewThread.start(for: "Container.prewarm") { [box] in
+                    ThreadResolutionState.current.deferredProblems = deferred
                     World.inWorld(world) { _ = box.resolveObject(.noParameter) }
                     made.resume()
                 }
             }
+            deferred.report(into: nil)
         case .mainActor:
             let box = box
             await MainActor.run { World.inWorld(world) { _ = box.resolveObject(.noParameter) } }

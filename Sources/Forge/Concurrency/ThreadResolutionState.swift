@@ -42,6 +42,9 @@ final class ThreadResolutionState {
     var isSendingTrace = false
     /// Whether a hook runs on this thread (``runningHook(_:)``): what it resolves is not decorated.
     private(set) var isRunningHook = false
+    /// Where problems reported to a test's world (``World/problemHandler``) go while this thread runs a part of
+    /// another's resolution (``DeferredProblems``), or `nil` to report them at once.
+    var deferredProblems: DeferredProblems?
 
     /// Runs `body`, a hook that runs inside a resolution but is no part of it (the decorator, the trace hook, an
     /// expired instance's dispose), as if no resolution were under way on this thread or in this task: what it
@@ -105,6 +108,10 @@ final class ThreadResolutionState {
         fileprivate let printed: [ResolutionEvent]
         fileprivate let verification: Verification?
         fileprivate let hasGraph: Bool
+        fileprivate let isRunningHook: Bool
+        fileprivate let isTraceSuspended: Bool
+        fileprivate let isSendingTrace: Bool
+        fileprivate let deferredProblems: DeferredProblems?
     }
 
     /// The calling thread's resolution, for another thread to go on with while this one waits.
@@ -112,7 +119,9 @@ final class ThreadResolutionState {
         let state = current
         return Continuation(
             state: state, depth: depth, chain: state.chain, traced: state.traced, tracedInside: state.tracedInside,
-            printed: state.printed, verification: state.verification, hasGraph: forge_has_graph())
+            printed: state.printed, verification: state.verification, hasGraph: forge_has_graph(),
+            isRunningHook: state.isRunningHook, isTraceSuspended: state.isTraceSuspended,
+            isSendingTrace: state.isSendingTrace, deferredProblems: state.deferredProblems)
     }
 
     /// Goes on with `continuation` on the calling thread, a new one with no state of its own yet: its chain, graph,
@@ -125,17 +134,22 @@ final class ThreadResolutionState {
         forge_set_has_graph(continuation.hasGraph)
     }
 
-    /// Takes back, on the thread that waited, what `continuation` says: the chain, trace and verification as they
-    /// were before (the other thread may have stopped in the middle of a resolution), and the graph as it is now:
-    /// the instances the other thread added to it belong to this thread's top-level resolution, or, outside one,
-    /// are let go now.
-    static func resume(_ continuation: Continuation) {
+    /// Takes back, on the thread that waited, what `continuation` says: the chain, trace, hook flags and
+    /// verification as they were before (the other thread may have stopped in the middle of a resolution, or of a
+    /// hook), the events `printTree` prints as they were unless the other thread `finished` (then what it added is
+    /// a part of this thread's tree), and the graph as it is now: the instances the other thread added to it belong
+    /// to this thread's top-level resolution, or, outside one, are let go now.
+    static func resume(_ continuation: Continuation, finished: Bool) {
         let state = continuation.state
         state.chain = continuation.chain
         state.traced = continuation.traced
         state.tracedInside = continuation.tracedInside
-        state.printed = continuation.printed
+        if !finished { state.printed = continuation.printed }
         state.verification = continuation.verification
+        state.isRunningHook = continuation.isRunningHook
+        state.isTraceSuspended = continuation.isTraceSuspended
+        state.isSendingTrace = continuation.isSendingTrace
+        state.deferredProblems = continuation.deferredProblems
         forge_set_has_graph(!state.graphInstances.isEmpty)
         if continuation.depth == 0 && forge_has_graph() {
             forge_set_has_graph(false)

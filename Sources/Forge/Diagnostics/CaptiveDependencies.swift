@@ -119,7 +119,9 @@ enum CaptiveDependencies {
     }
 
     private static func report(_ problem: ResolutionError) {
-        if let verification = ThreadResolutionState.current.verification, verification.purpose == .verify {
+        let thread = ThreadResolutionState.current
+        // Into the innermost `verify` this resolution runs in, through any `tryResolve()` between them.
+        if let verification = thread.verification?.enclosingVerify {
             verification.record(problem)
             return
         }
@@ -130,7 +132,10 @@ enum CaptiveDependencies {
             Report.stop(problem)
         case .warn:
             // In a test's world, a test failure, for every test that meets it.
-            if let handler = World.current.problemHandler { return handler(problem) }
+            if let handler = World.current.problemHandler {
+                guard let deferred = thread.deferredProblems else { return handler(problem) }
+                return deferred.add(problem, for: handler)
+            }
             // Once per pair, by whatever factories between them it was met.
             let key = "\(problem.chain.first ?? "")|\(problem.factory)"
             guard state.withLock({ $0.reported.insert(key).inserted }) else { return }

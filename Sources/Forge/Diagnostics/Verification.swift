@@ -96,6 +96,12 @@ final class Verification: @unchecked Sendable {
     /// For `tryResolve`, the resolution of the waiting thread, which this one goes on with: its chain (a cycle
     /// through the factories it is making is found), its graph, its trace and its depth.
     private let continuation: ThreadResolutionState.Continuation?
+    /// The verification the calling thread ran in when this one started, if any: a `tryResolve()` inside a `verify`
+    /// body has one.
+    private let outer: Verification?
+    /// For `tryResolve`, the problems for a test's world met on this verification's thread, which the calling
+    /// thread reports when it goes on.
+    private let deferred = DeferredProblems()
     private struct State {
         var problems: [ResolutionError] = []
         var isFinished = false
@@ -107,6 +113,14 @@ final class Verification: @unchecked Sendable {
         self.world = world
         self.body = body
         continuation = purpose == .tryResolve ? ThreadResolutionState.continuation() : nil
+        outer = ThreadResolutionState.current.verification
+    }
+
+    /// This verification if it is a `verify`, else the innermost `verify` around it.
+    var enclosingVerify: Verification? {
+        var verification: Verification? = self
+        while let current = verification, current.purpose != .verify { verification = current.outer }
+        return verification
     }
 
     /// Runs `body` in `world`, on a thread of its own, while the calling thread waits; returns every problem
@@ -118,8 +132,12 @@ final class Verification: @unchecked Sendable {
         CaptiveDependencies.verifying(1)
         defer { CaptiveDependencies.verifying(-1) }
         verification.runOnAThreadOfItsOwn()
-        if let continuation = verification.continuation { ThreadResolutionState.resume(continuation) }
-        return verification.problems
+        let problems = verification.problems
+        if let continuation = verification.continuation {
+            ThreadResolutionState.resume(continuation, finished: problems.isEmpty)
+            verification.deferred.report(into: ThreadResolutionState.current.deferredProblems)
+        }
+        return problems
     }
 
     var problems: [ResolutionError] { state.reading { $0.problems } }
@@ -158,6 +176,7 @@ final class Verification: @unchecked Sendable {
         _ = WaitsFor.record(caller, waitingFor: .current, on: ObjectIdentifier(self))
         if let continuation { ThreadResolutionState.adopt(continuation) }
         ThreadResolutionState.current.verification = self
+        if continuation != nil { ThreadResolutionState.current.deferredProblems = deferred }
         World.inWorld(world) { body() }
         finish()
     }

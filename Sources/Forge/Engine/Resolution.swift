@@ -40,8 +40,13 @@ extension FactoryBox {
     /// A resolution that would run closures runs on a thread of its own, as a part of the calling thread's, which
     /// waits (``Verification``); a problem there leaves that thread parked for good.
     func tryResolveObject(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject {
+        let kept = try checkResolvable(parameter)
         // Inside registerAllServices(), another thread would wait for it: this factory is checked alone.
-        if try checkResolvable(parameter) || AutoRegistration.isRunningOnThisThread { return resolveObject(parameter) }
+        if AutoRegistration.isRunningOnThisThread { return resolveObject(parameter) }
+        // The kept instance, as a hit returns it while nothing is set that a hit would call. It is returned as it
+        // was read, not resolved again: it may be gone by then (expired, reset, or let go of), and a resolution that
+        // runs closures on this thread would stop the process where it should throw.
+        if let kept, FastPathWord.allClear() { return kept }
         let handOff = HandOff(parameter)
         let problems = Verification.run(.tryResolve, in: World.current) {
             handOff.object = self.resolveObject(handOff.parameter)
@@ -51,10 +56,10 @@ extension FactoryBox {
     }
 
     /// Throws what resolving this factory with `parameter` now would stop the process with, as far as can be told
-    /// before: an unfulfilled promise, or a circular dependency this resolution would close. Returns whether the
-    /// resolution would return a kept instance, running no closure.
+    /// before: an unfulfilled promise, or a circular dependency this resolution would close. Returns the kept
+    /// instance a resolution now would return, running no closure, as the factory's representation keeps it.
     @discardableResult
-    func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> Bool {
+    func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject? {
         let world = World.current
         if ThreadResolutionState.depth >= ThreadResolutionState.depthLimit {
             throw ResolutionError.nestedTooDeep(
@@ -68,17 +73,24 @@ extension FactoryBox {
         if chain.contains(where: { $0 === self }) || isMakingIt {
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
-        let holdsInstance = kind != .unique && kind != .graph && holdsLiveInstance(in: target, world: world)
-        if isPromised && !slot.hasRegistration && !holdsInstance && !hasContext(in: world) {
+        let kept = kind != .unique && kind != .graph ? liveInstance(in: target, world: world) : nil
+        if isPromised && !slot.hasRegistration && kept == nil && !hasContext(in: world) {
             throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
         }
-        return holdsInstance
+        return kept
     }
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
     /// ``ParameterFactory/scopeOnParameters``, else `slot` itself.
     func instanceSlot(for parameter: UnsafeRawPointer, in slot: FactoryBox) -> FactoryBox {
         definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
+    }
+
+    /// The instance `target` (from ``instanceSlot(for:in:)``) keeps that a resolution now would return, alive and not
+    /// expired, read under its lock.
+    func liveInstance(in target: FactoryBox, world: World) -> AnyObject? {
+        let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
+        return target.liveInstance(unexpiredAt: now)
     }
 
     /// Whether `target` (from ``instanceSlot(for:in:)``) keeps an instance that a resolution now would return:

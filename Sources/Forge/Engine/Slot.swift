@@ -242,6 +242,12 @@ extension FactoryBox {
     func holdsInstance(unexpiredAt now: Double, garbage: inout Garbage) -> Bool {
         reading { $0.holdsOwnLiveInstance(garbage: &garbage) && now < $0.expiresAt }
     }
+
+    /// The instance kept here, strongly or weakly, if it is alive and has not expired by `now`. (The caller releases
+    /// it, after the lock.)
+    func liveInstance(unexpiredAt now: Double) -> AnyObject? {
+        reading { now < $0.expiresAt ? $0.instance ?? $0.sharedObject : nil }
+    }
 }
 
 /// An override made by `register`, or a ``Contributions``' list.
