@@ -90,14 +90,17 @@ public struct Factory<T>: Sendable {
     /// ```
     ///
     /// A problem beneath is met inside closures that cannot throw, so the resolution cannot return through them.
-    /// When the scope keeps a live instance, that instance is returned on the calling thread. Otherwise the
+    /// When the scope keeps a live instance, in the process's world with no decorator or trace set, that instance is
+    /// returned on the calling thread. Otherwise the
     /// resolution runs on a thread of its own while the calling thread waits, in the same world and as a part of any
     /// resolution the calling thread is in; when it meets a problem, that thread stays parked for the rest of the
     /// process with what it holds, and the instances it was making are never finished: other threads make them
     /// anew. So a closure beneath must not need the calling thread (a thread-bound API, a lock the caller holds),
     /// and task-locals other than Forge's do not reach it. A `static let` whose initializer was running beneath
     /// stays uninitialized, and a thread that reads it later waits forever. Meant for checks at launch and in tests,
-    /// not for a loop: each failure keeps a thread. Inside `registerAllServices()`, it checks this factory only.
+    /// not for a loop: each failure keeps a thread, and in an isolated world keeps that world, so that resolutions
+    /// everywhere in the process take the slower path that isolated worlds need. Inside `registerAllServices()`, it
+    /// checks this factory only.
     public func tryResolve() throws(ResolutionError) -> T {
         box.value(of: try box.tryResolveObject(.noParameter))
     }
