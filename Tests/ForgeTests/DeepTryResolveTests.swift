@@ -202,7 +202,9 @@ extension Container {
             let feature = Container.feature()
             #expect(feature.root == nil)
             #expect(feature.problem?.kind == .promiseNotFulfilled)
-            #expect(feature.problem?.chain.first?.hasPrefix("Factory<Feature>") == true)
+            #if DEBUG  // chains around the call are recorded by default in debug builds only (ResolutionError.chain)
+                #expect(feature.problem?.chain.first?.hasPrefix("Factory<Feature>") == true)
+            #endif
             Container.deepLeaf.register { Leaf() }
             #expect(Container.feature().root != nil)
         }
@@ -213,7 +215,9 @@ extension Container {
         Container.Registrations.isolated {
             let problem = Container.tryingOuter().problem
             #expect(problem?.kind == .circularDependency)
-            #expect(problem?.chain.first?.hasPrefix("Factory<Feature>") == true)
+            #if DEBUG  // as above
+                #expect(problem?.chain.first?.hasPrefix("Factory<Feature>") == true)
+            #endif
         }
     }
 

@@ -1,7 +1,9 @@
 // What a deep tryResolve() gives back to the calling thread, and what it reports where: the third review's findings.
-import Forge
+import Dispatch
 import ForgeTesting
 import Testing
+
+@testable import Forge
 
 private final class Thing: Sendable {}
 private final class Holder: Sendable {
@@ -14,6 +16,8 @@ private final class Keeper: Sendable {
     init(_ session: Session?) { self.session = session }
 }
 private let decorations = Counter()
+private let decoratedOnTheCaller = Counter()
+private let cyclesSeen = Counter()
 private let clockReads = Counter()
 
 extension SharedContainer.Scope {
@@ -30,6 +34,22 @@ extension Container {
     fileprivate static let tcKeeperPlain = Factory(scope: .singleton) { Keeper(tcSession()) }
     fileprivate static let tcKeeperTrying = Factory(scope: .singleton) { Keeper(try? tcSession.tryResolve()) }
     fileprivate static let tcRepository = Factory(scope: .cached) { Keeper(tcSession()) }
+    fileprivate static let tcKept = Factory(scope: .singleton) { Thing() }
+    fileprivate static let tcKeeperOfKeptSession = Factory(scope: .singleton) { Keeper(try? tcSession.tryResolve()) }
+    fileprivate static let tcRecordsAGraph = Factory {
+        _ = Container.Diagnostics.graph { _ = tcPromised() }
+        return Thing()
+    }
+    fileprivate static let tcCycleA: Factory<Holder> = Factory { Holder(tcCycleB().inner) }
+    fileprivate static let tcCycleB: Factory<Holder> = Factory { Holder(tcCycleA().inner) }
+    fileprivate static let tcTriesACycle = Factory {
+        do throws(ResolutionError) {
+            return try tcCycleA.tryResolve()
+        } catch {
+            if error.kind == .circularDependency { cyclesSeen.increment() }
+            return Holder(nil)
+        }
+    }
 }
 
 @Suite struct TryResolveContinuationTests {
@@ -114,6 +134,49 @@ extension Container {
             await Container.prewarm(Container.tcRepository)
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().contains("captive dependency. Factory<Keeper>")
+        }
+    }
+
+    @Test("A kept instance is returned on the calling thread, decorated there, whatever the debug build checks")
+    func keptInstanceOnTheCallingThread() async {
+        await #expect(processExitsWith: .success) {
+            let kept = Container.tcKept()
+            let caller = ThreadIdentity.current
+            Container.Decorator.decorate = { _ in
+                if ThreadIdentity.current == caller { decoratedOnTheCaller.increment() }
+            }
+            precondition((try? Container.tcKept.tryResolve()) === kept)
+            precondition(decoratedOnTheCaller.value == 1, "decorated on another thread")
+        }
+    }
+
+    @Test("Under .stop, a kept instance that would be captive is thrown by tryResolve(), not a stop")
+    func keptCaptiveThrows() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.captiveDependencies = .stop
+            _ = Container.tcSession()  // kept: tryResolve() beneath returns it on the calling thread
+            precondition(Container.tcKeeperOfKeptSession().session == nil, "the captive session was kept")
+        }
+    }
+
+    @Test("A tryResolve() abandoned inside a graph recording ends the recording")
+    func abandonedGraphRecordingEnds() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.captiveDependencies = .off
+            precondition(!TraceHook.isActive)
+            precondition((try? Container.tcRecordsAGraph.tryResolve()) == nil)
+            precondition(!TraceHook.isActive, "resolutions still take the traced path")
+            precondition(ThreadResolutionState.current.recording == nil, "the thread still records")
+        }
+    }
+
+    @Test("Inside verify, a tryResolve() meets a cycle as a cycle, with cycle detection off")
+    func verifyFindsACycleBeneathTryResolve() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.detectsCycles = false
+            let report = Container.Diagnostics.verify { _ = Container.tcTriesACycle() }
+            precondition(report.problems.isEmpty, "\(report)")  // the closure did without it
+            precondition(cyclesSeen.value == 1, "the closure was not told of a cycle")
         }
     }
 }

@@ -90,8 +90,8 @@ public struct Factory<T>: Sendable {
     /// ```
     ///
     /// A problem beneath is met inside closures that cannot throw, so the resolution cannot return through them.
-    /// When the scope keeps a live instance, in the process's world with no decorator or trace set, that instance is
-    /// returned on the calling thread. Otherwise the
+    /// When the scope keeps a live instance, that instance is returned on the calling thread (unless a trace or a
+    /// graph records). Otherwise the
     /// resolution runs on a thread of its own while the calling thread waits, in the same world and as a part of any
     /// resolution the calling thread is in; when it meets a problem, that thread stays parked for the rest of the
     /// process with what it holds, and the instances it was making are never finished: other threads make them

@@ -35,6 +35,10 @@ final class ThreadResolutionState {
     var printed: [ResolutionEvent] = []
     /// The dependency graph this thread records, inside ``SharedContainer/Diagnostics/graph(_:)``.
     var recording: GraphRecording?
+    /// How many ``SharedContainer/Diagnostics/graph(_:)`` bodies run on this thread: each counts in
+    /// ``TraceHook``'s recordings until it returns, or until its thread is abandoned
+    /// (``abandonGraphRecordings(above:)``).
+    var openGraphRecordings = 0
     /// The ``SharedContainer/Diagnostics/verify(fileID:line:_:)`` this thread runs: problems are recorded there
     /// instead of stopping the process.
     var verification: Verification?
@@ -112,6 +116,8 @@ final class ThreadResolutionState {
         fileprivate let isTraceSuspended: Bool
         fileprivate let isSendingTrace: Bool
         fileprivate let deferredProblems: DeferredProblems?
+        fileprivate let recording: GraphRecording?
+        fileprivate let openGraphRecordings: Int
     }
 
     /// The calling thread's resolution, for another thread to go on with while this one waits.
@@ -121,7 +127,8 @@ final class ThreadResolutionState {
             state: state, depth: depth, chain: state.chain, traced: state.traced, tracedInside: state.tracedInside,
             printed: state.printed, verification: state.verification, hasGraph: forge_has_graph(),
             isRunningHook: state.isRunningHook, isTraceSuspended: state.isTraceSuspended,
-            isSendingTrace: state.isSendingTrace, deferredProblems: state.deferredProblems)
+            isSendingTrace: state.isSendingTrace, deferredProblems: state.deferredProblems, recording: state.recording,
+            openGraphRecordings: state.openGraphRecordings)
     }
 
     /// Goes on with `continuation` on the calling thread, a new one with no state of its own yet: its chain, graph,
@@ -150,11 +157,23 @@ final class ThreadResolutionState {
         state.isTraceSuspended = continuation.isTraceSuspended
         state.isSendingTrace = continuation.isSendingTrace
         state.deferredProblems = continuation.deferredProblems
+        state.recording = continuation.recording
         forge_set_has_graph(!state.graphInstances.isEmpty)
         if continuation.depth == 0 && forge_has_graph() {
             forge_set_has_graph(false)
             state.emptyGraph()
         }
+    }
+
+    /// Ends the graph recordings that the calling thread, about to be abandoned in the middle of a resolution, opened
+    /// since `continuation` was taken (since it started, without one): their bodies never return, and while one
+    /// counts, every resolution in the process takes the traced path.
+    static func abandonGraphRecordings(above continuation: Continuation?) {
+        let state = current
+        let open = state.openGraphRecordings - (continuation?.openGraphRecordings ?? 0)
+        guard open > 0 else { return }
+        state.openGraphRecordings -= open
+        TraceHook.change { hook, _ in hook.recordings -= open }
     }
 
     /// How many factory closures are running on this thread: 0 outside any resolution.

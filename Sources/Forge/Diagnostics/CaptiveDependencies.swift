@@ -101,12 +101,26 @@ enum CaptiveDependencies {
     /// Checks a resolution of `dependency` against the instances being made around it, on this thread and in this
     /// task, and reports the first (longest-lived) one that would keep it captive.
     static func check(_ dependency: FactoryBox) {
-        guard dependency.kind == .cached || dependency.kind == .graph else { return }
+        if let problem = problem(resolving: dependency) { report(problem) }
+    }
+
+    /// ``check(_:)`` for a `tryResolve()` that returns a kept instance on the calling thread: what `.stop` would
+    /// stop the process with is thrown instead (inside `verify`, it is recorded there).
+    static func checkThrowing(_ dependency: FactoryBox) throws(ResolutionError) {
+        guard let problem = problem(resolving: dependency) else { return }
+        if policy == .stop && ThreadResolutionState.current.verification?.enclosingVerify == nil { throw problem }
+        report(problem)
+    }
+
+    /// The captive dependency that resolving `dependency` now would make, if any: the first (longest-lived) of the
+    /// instances being made around it, on this thread and in this task, that would keep it.
+    private static func problem(resolving dependency: FactoryBox) -> ResolutionError? {
+        guard dependency.kind == .cached || dependency.kind == .graph else { return nil }
         let task = TaskResolutionState.current
-        guard ThreadResolutionState.depth > 0 || task != nil else { return }
+        guard ThreadResolutionState.depth > 0 || task != nil else { return nil }
         let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain
-        guard let holder = enclosing.firstIndex(where: { keeps($0, captive: dependency) }) else { return }
-        report(ResolutionError.captiveDependency(Array(enclosing[holder...]) + [dependency], in: World.current))
+        guard let holder = enclosing.firstIndex(where: { keeps($0, captive: dependency) }) else { return nil }
+        return ResolutionError.captiveDependency(Array(enclosing[holder...]) + [dependency], in: World.current)
     }
 
     /// Whether an instance of `holder` that resolved `dependency` keeps it longer than `dependency`'s scope would.

@@ -28,10 +28,10 @@ enum CycleDetection {
     }
 
     /// Appends `factory` to this thread's chain; first, with `checkingForCycles` or inside `verify` (which finds
-    /// cycles whatever the switch says), reports the cycle it would close.
+    /// cycles whatever the switch says, also beneath a `tryResolve()` in its body), reports the cycle it would close.
     private static func record(_ factory: FactoryBox, checkingForCycles: Bool) -> Bool {
         let thread = ThreadResolutionState.current
-        let checks = checkingForCycles || thread.verification?.purpose == .verify
+        let checks = checkingForCycles || thread.verification?.enclosingVerify != nil
         if checks && thread.chain.contains(where: { $0 === factory }) {
             Report.circularDependency(thread.chain + [factory])
         }

@@ -18,9 +18,11 @@ extension SharedContainer.Diagnostics {
         let thread = ThreadResolutionState.current
         let enclosing = thread.recording
         thread.recording = recording
+        thread.openGraphRecordings += 1
         TraceHook.change { state, _ in state.recordings += 1 }
         defer {
             TraceHook.change { state, _ in state.recordings -= 1 }
+            thread.openGraphRecordings -= 1
             thread.recording = enclosing
         }
         try body()

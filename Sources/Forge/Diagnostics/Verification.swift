@@ -154,6 +154,7 @@ final class Verification: @unchecked Sendable {
     /// and cannot return either. What it claimed is taken over by the threads that ask for it.
     func abandon(with problem: ResolutionError) -> Never {
         record(problem)
+        ThreadResolutionState.abandonGraphRecordings(above: continuation)
         WaitsFor.abandonCurrentThread()
         finish()
         forge_block_forever()

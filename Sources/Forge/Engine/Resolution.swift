@@ -43,10 +43,15 @@ extension FactoryBox {
         let kept = try checkResolvable(parameter)
         // Inside registerAllServices(), another thread would wait for it: this factory is checked alone.
         if AutoRegistration.isRunningOnThisThread { return resolveObject(parameter) }
-        // The kept instance, as a hit returns it while nothing is set that a hit would call. It is returned as it
-        // was read, not resolved again: it may be gone by then (expired, reset, or let go of), and a resolution that
-        // runs closures on this thread would stop the process where it should throw.
-        if let kept, FastPathWord.allClear() { return kept }
+        // The kept instance, returned as it was read, with what a hit does besides (its captive check and its
+        // decorator), not resolved again: it may be gone by then (expired, reset, or let go of), and a resolution
+        // that runs closures on this thread would stop the process where it should throw. While a trace or a graph
+        // records, the resolution runs on a thread of its own below, and is traced there.
+        if let kept, !TraceHook.isActive {
+            if CaptiveDependencies.isChecking { try CaptiveDependencies.checkThrowing(self) }
+            if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(kept)) }
+            return kept
+        }
         let handOff = HandOff(parameter)
         let problems = Verification.run(.tryResolve, in: World.current) {
             handOff.object = self.resolveObject(handOff.parameter)
