@@ -17,7 +17,8 @@ private final class Keeper: Sendable {
 }
 private let decorations = Counter()
 private let decoratedOnTheCaller = Counter()
-private let cyclesSeen = Counter()
+private let nestedUnderTheAsyncFactory = Counter()
+private let countedDown = Counter()
 private let clockReads = Counter()
 
 extension SharedContainer.Scope {
@@ -40,16 +41,15 @@ extension Container {
         _ = Container.Diagnostics.graph { _ = tcPromised() }
         return Thing()
     }
-    fileprivate static let tcCycleA: Factory<Holder> = Factory { Holder(tcCycleB().inner) }
-    fileprivate static let tcCycleB: Factory<Holder> = Factory { Holder(tcCycleA().inner) }
-    fileprivate static let tcTriesACycle = Factory {
-        do throws(ResolutionError) {
-            return try tcCycleA.tryResolve()
-        } catch {
-            if error.kind == .circularDependency { cyclesSeen.increment() }
-            return Holder(nil)
-        }
+    fileprivate static let tcCountdown: ParameterFactory<Int, Int> = ParameterFactory { n in
+        n == 0 ? 0 : ((try? tcCountdown.tryResolve(n - 1)) ?? -100) + 1
     }
+    fileprivate static let tcKeptForAsync = Factory(scope: .singleton) { Thing() }
+    fileprivate static let tcPlainForAsync = Factory { Thing() }
+    fileprivate static let tcAsyncTryingSession = AsyncFactory(scope: .singleton) {
+        Keeper(try? Container.tcSession.tryResolve())
+    }
+    fileprivate static let tcAsyncTryingKept = AsyncFactory { Holder(try? Container.tcKeptForAsync.tryResolve()) }
 }
 
 @Suite struct TryResolveContinuationTests {
@@ -170,13 +170,56 @@ extension Container {
         }
     }
 
-    @Test("Inside verify, a tryResolve() meets a cycle as a cycle, with cycle detection off")
-    func verifyFindsACycleBeneathTryResolve() async {
+    @Test("Inside verify, with cycle detection off, a factory that tries itself with other parameters is recursion")
+    func verifyLetsTryResolveRecurse() async {
         await #expect(processExitsWith: .success) {
             Container.Diagnostics.detectsCycles = false
-            let report = Container.Diagnostics.verify { _ = Container.tcTriesACycle() }
-            precondition(report.problems.isEmpty, "\(report)")  // the closure did without it
-            precondition(cyclesSeen.value == 1, "the closure was not told of a cycle")
+            let report = Container.Diagnostics.verify {
+                for _ in 0..<Container.tcCountdown(3) { countedDown.increment() }
+            }
+            precondition(report.problems.isEmpty, "\(report)")
+            precondition(countedDown.value == 3, "the recursion was cut: \(countedDown.value)")
+        }
+    }
+
+    @Test("The async form of graph records what a tryResolve() in its body resolves, kept or made")
+    func asyncGraphRecordsTryResolve() async {
+        _ = Container.tcKeptForAsync()
+        let kept = await Container.Diagnostics.graph {
+            await Task.yield()
+            _ = try? Container.tcKeptForAsync.tryResolve()
+        }
+        let made = await Container.Diagnostics.graph {
+            await Task.yield()
+            _ = try? Container.tcPlainForAsync.tryResolve()
+        }
+        #expect(kept.nodes.count == 1, "\(kept.nodes)")
+        #expect(made.nodes.count == 1, "\(made.nodes)")
+    }
+
+    @Test("Under .stop, a captive dependency beneath a tryResolve() in an async factory's closure is thrown")
+    func captiveBeneathTryResolveInAnAsyncClosure() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.captiveDependencies = .stop
+            let keeper = await Container.tcAsyncTryingSession()
+            precondition(keeper.session == nil, "tryResolve() returned a captive session under .stop")
+        }
+    }
+
+    @Test("A tryResolve() in an async factory's closure is traced inside that factory's tree")
+    func traceNestsUnderTheAsyncFactory() async {
+        await #expect(processExitsWith: .success) {
+            _ = Container.tcKeptForAsync()
+            Container.Diagnostics.trace = { event in
+                if event.factory.hasPrefix("Factory<Thing>"), event.parent?.hasPrefix("AsyncFactory<Holder>") == true,
+                    event.depth == 1
+                {
+                    nestedUnderTheAsyncFactory.increment()
+                }
+            }
+            _ = await Container.tcAsyncTryingKept()
+            Container.Diagnostics.trace = nil
+            precondition(nestedUnderTheAsyncFactory.value == 1, "traced as a tree of its own")
         }
     }
 }

@@ -28,10 +28,12 @@ enum CycleDetection {
     }
 
     /// Appends `factory` to this thread's chain; first, with `checkingForCycles` or inside `verify` (which finds
-    /// cycles whatever the switch says, also beneath a `tryResolve()` in its body), reports the cycle it would close.
+    /// cycles whatever the switch says), reports the cycle it would close. Beneath a `tryResolve()` in a `verify`
+    /// body, the switch decides, as it does for that `tryResolve()` elsewhere: a factory that resolves itself with
+    /// other parameters is recursion, not a cycle, and with the switch off a runaway one ends at the nesting limit.
     private static func record(_ factory: FactoryBox, checkingForCycles: Bool) -> Bool {
         let thread = ThreadResolutionState.current
-        let checks = checkingForCycles || thread.verification?.enclosingVerify != nil
+        let checks = checkingForCycles || thread.verification?.purpose == .verify
         if checks && thread.chain.contains(where: { $0 === factory }) {
             Report.circularDependency(thread.chain + [factory])
         }

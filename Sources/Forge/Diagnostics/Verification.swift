@@ -102,6 +102,11 @@ final class Verification: @unchecked Sendable {
     /// For `tryResolve`, the problems for a test's world met on this verification's thread, which the calling
     /// thread reports when it goes on.
     private let deferred = DeferredProblems()
+    /// For `tryResolve`, the calling task's async resolution and graph recording, if any: task-locals, which do not
+    /// reach a thread of its own unless it binds them (a sync factory resolved beneath an async factory's closure
+    /// is a part of that async resolution, and of the graph `Diagnostics.graph`'s async form records).
+    private let callerTask: TaskResolutionState?
+    private let callerGraph: GraphRecording?
     private struct State {
         var problems: [ResolutionError] = []
         var isFinished = false
@@ -114,6 +119,8 @@ final class Verification: @unchecked Sendable {
         self.body = body
         continuation = purpose == .tryResolve ? ThreadResolutionState.continuation() : nil
         outer = ThreadResolutionState.current.verification
+        callerTask = purpose == .tryResolve ? TaskResolutionState.current : nil
+        callerGraph = purpose == .tryResolve ? GraphRecording.current : nil
     }
 
     /// This verification if it is a `verify`, else the innermost `verify` around it.
@@ -178,7 +185,9 @@ final class Verification: @unchecked Sendable {
         if let continuation { ThreadResolutionState.adopt(continuation) }
         ThreadResolutionState.current.verification = self
         if continuation != nil { ThreadResolutionState.current.deferredProblems = deferred }
-        World.inWorld(world) { body() }
+        TaskResolutionState.$current.withValue(callerTask) {
+            GraphRecording.$current.withValue(callerGraph) { World.inWorld(world) { body() } }
+        }
         finish()
     }
 
