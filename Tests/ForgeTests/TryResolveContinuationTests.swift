@@ -44,6 +44,10 @@ extension Container {
     fileprivate static let tcCountdown: ParameterFactory<Int, Int> = ParameterFactory { n in
         n == 0 ? 0 : ((try? tcCountdown.tryResolve(n - 1)) ?? -100) + 1
     }
+    fileprivate static let tcPerValue: ParameterFactory<Int, Holder> = ParameterFactory(scope: .cached) { n in
+        Holder(n == 0 ? Thing() : (try? tcPerValue.tryResolve(n - 1))?.inner)
+    }
+    .scopeOnParameters
     fileprivate static let tcKeptForAsync = Factory(scope: .singleton) { Thing() }
     fileprivate static let tcPlainForAsync = Factory { Thing() }
     fileprivate static let tcAsyncTryingSession = AsyncFactory(scope: .singleton) {
@@ -220,6 +224,14 @@ extension Container {
             _ = await Container.tcAsyncTryingKept()
             Container.Diagnostics.trace = nil
             precondition(nestedUnderTheAsyncFactory.value == 1, "traced as a tree of its own")
+        }
+    }
+
+    @Test("A factory that keeps an instance per value may try its kept instance for another value from its closure")
+    func aKeptValueIsNoCycle() {
+        Container.Registrations.isolated {
+            let zero = Container.tcPerValue(0)
+            #expect(Container.tcPerValue(1).inner === zero.inner)
         }
     }
 }

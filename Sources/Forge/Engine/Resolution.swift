@@ -74,11 +74,13 @@ extension FactoryBox {
         let target = instanceSlot(for: parameter, in: slot)
         // The chain names a cycle only while detection is on: for captive dependencies alone, it is kept unchecked.
         let chain = CycleDetection.isOn ? CycleDetection.chain : []
+        // A kept instance runs no closure, so it closes no cycle: a factory that keeps one instance per parameter
+        // value may try its own instance for another value.
+        let kept = kind != .unique && kind != .graph ? liveInstance(in: target, world: world) : nil
         let isMakingIt = target.reading { $0.creation.isClaimedByCurrentThread }
-        if chain.contains(where: { $0 === self }) || isMakingIt {
+        if kept == nil && (chain.contains(where: { $0 === self }) || isMakingIt) {
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
-        let kept = kind != .unique && kind != .graph ? liveInstance(in: target, world: world) : nil
         if isPromised && !slot.hasRegistration && kept == nil && !hasContext(in: world) {
             throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
         }
