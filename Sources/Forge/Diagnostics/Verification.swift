@@ -24,7 +24,8 @@ extension SharedContainer.Diagnostics {
     /// Resolves what `body` resolves in an isolated world of its own, on a thread of its own, and reports every
     /// wiring mistake under it instead of stopping the process: missing promises, circular dependencies (found
     /// whether or not ``detectsCycles`` is on) and captive dependencies (whatever ``captiveDependencies`` says), each
-    /// with its chain.
+    /// with its chain. A problem that a `tryResolve()` in the graph throws is its closure's to handle, and is not in
+    /// the report.
     ///
     /// ```swift
     /// @Test func theAppIsWired() {
