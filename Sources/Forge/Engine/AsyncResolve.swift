@@ -27,7 +27,7 @@ extension FactoryBox {
         return true
     }
 
-    /// ``asyncHit(into:)``, from a pointer to a `T?`, as ``resolve(_:intoOptional:)`` does.
+    /// ``asyncHit(into:)``, from a pointer to a `T?`, as ``TypedEdge`` does.
     @inlinable
     func asyncHit<T>(intoOptional result: UnsafeMutablePointer<T?>) -> Bool {
         asyncHit(into: UnsafeMutableRawPointer(result))

@@ -190,14 +190,8 @@ final class FactoryBox: @unchecked Sendable {
     @inlinable
     func resolve<T>(_ parameter: UnsafeRawPointer, as _: T.Type = T.self) -> T {
         var result: T? = nil
-        resolve(parameter, intoOptional: &result)
+        TypedEdge.resolve(self, parameter, intoOptional: &result)
         return result.unsafelyUnwrapped
-    }
-
-    /// ``resolve(_:into:)``, from a pointer to a `T?`, as ``TypedEdge`` does.
-    @inlinable
-    func resolve<T>(_ parameter: UnsafeRawPointer, intoOptional result: UnsafeMutablePointer<T?>) {
-        resolve(parameter, into: UnsafeMutableRawPointer(result))
     }
 
     /// Resolves the factory with the parameter `parameter` points to, and initializes the `T?` at `result`, which

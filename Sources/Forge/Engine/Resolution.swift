@@ -103,10 +103,7 @@ extension FactoryBox {
     /// Whether `target` (from ``instanceSlot(for:in:)``) keeps an instance that a resolution now would return:
     /// alive, and not expired.
     func holdsLiveInstance(in target: FactoryBox, world: World) -> Bool {
-        let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
-        var garbage = Garbage()  // a weakly held instance, released after the lock: that may be its last release
-        defer { garbage.empty() }
-        return target.holdsInstance(unexpiredAt: now, garbage: &garbage)
+        liveInstance(in: target, world: world) != nil
     }
 
     /// Whether a context's closure replaces a promised factory's missing one in `world`.

@@ -237,14 +237,8 @@ extension FactoryBox {
         reading { $0.holdsLiveInstance(garbage: &garbage) }
     }
 
-    /// Whether the slot itself holds an instance that a resolution at `now` would return: alive, and not expired.
-    /// One look under the lock; a weakly held instance is loaded to tell, and put in `garbage`.
-    func holdsInstance(unexpiredAt now: Double, garbage: inout Garbage) -> Bool {
-        reading { $0.holdsOwnLiveInstance(garbage: &garbage) && now < $0.expiresAt }
-    }
-
-    /// The instance kept here, strongly or weakly, if it is alive and has not expired by `now`. (The caller releases
-    /// it, after the lock.)
+    /// The instance kept here, strongly or weakly, if it is alive and has not expired by `now`: one look under the
+    /// lock. (The caller releases it, after the lock: a weakly held instance's may be its last release.)
     func liveInstance(unexpiredAt now: Double) -> AnyObject? {
         reading { now < $0.expiresAt ? $0.instance ?? $0.sharedObject : nil }
     }
