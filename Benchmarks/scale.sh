@@ -37,7 +37,7 @@ run_all() {
         done
         "$bin/scale-forge$suffix" "world$size"
     done
-    for executable in scale-forge scale-swinject scale-dependencies; do "$bin/$executable" graph; done
+    for executable in scale-forge scale-swinject scale-dependencies scale-direct; do "$bin/$executable" graph; done
 }
 
 echo "== timing pass: $runs cold processes per scenario" >&2

@@ -81,6 +81,13 @@ def main():
         print(f"| {library} | {fmt(setup / 1000, 1)} | {fmt(cold and cold / 1000, 1)} | {fmt(launch and launch / 1000, 1)} "
               f"| {fmt(ratio, 1)}× | {fmt(warm and warm / 1000, 1)} "
               f"| {fmt(warm and resolutions and warm / resolutions, 1)} |")
+    # The floor: the same graph built without a container (scale-direct).
+    cold = get("Direct", "graph cold", "ns")
+    warm = get("Direct", "graph warm", "ns")
+    ratio = None if cold is None or not forge_launch else cold / forge_launch
+    print(f"| direct construction (the floor) | — | {fmt(cold and cold / 1000, 1)} | {fmt(cold and cold / 1000, 1)} "
+          f"| {fmt(ratio, 2)}× | {fmt(warm and warm / 1000, 1)} "
+          f"| {fmt(warm and resolutions and warm / resolutions, 1)} |")
 
     print("\n### Isolated worlds (Forge)\n")
     print("| factories in the process's world | world creation, ns | allocations per creation "

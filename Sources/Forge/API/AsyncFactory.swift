@@ -45,7 +45,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async -> T
     ) {
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
             closure: .ofAsync { (_: Void) in await factory() }, throwsOnCancellation: false)
     }
@@ -64,7 +64,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncFactory {
         AsyncFactory(
-            box: FactoryBox(
+            box: Declaration.box(
                 declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil,
                 throwsOnCancellation: false))
     }
@@ -167,7 +167,7 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
             closure: .ofAsync { (_: Void) in try await factory() }, throwsOnCancellation: true)
     }
@@ -180,7 +180,7 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncThrowingFactory {
         AsyncThrowingFactory(
-            box: FactoryBox(
+            box: Declaration.box(
                 declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
                 closure: nil, throwsOnCancellation: true))
     }

@@ -27,7 +27,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) async -> T
     ) {
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
             closure: .ofAsync(factory))
     }
@@ -40,7 +40,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncParameterFactory {
         AsyncParameterFactory(
-            box: FactoryBox(
+            box: Declaration.box(
                 declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
                 closure: nil))
     }

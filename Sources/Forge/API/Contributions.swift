@@ -32,7 +32,7 @@ public struct Contributions<Element>: Sendable {
 
     /// Declares an empty list. Declare it as a `static let` in an extension of `Container`.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "Contributions", Void.self, [Element].self, scope: nil, fileID: fileID, line: line,
             closure: .of { [Element]() })
     }
@@ -50,7 +50,7 @@ public struct Contributions<Element>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         _ make: @escaping @Sendable () -> Element
     ) {
-        let contribution = FactoryBox(
+        let contribution = Declaration.box(
             declaring: "Contribution", Void.self, Element.self, scope: scope, fileID: fileID, line: line,
             closure: .of(make))
         World.current.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in

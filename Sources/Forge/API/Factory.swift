@@ -40,7 +40,7 @@ public struct Factory<T>: Sendable {
     ) {
         // `@_transparent`, as `callAsFunction`: no copy of this initializer is specialized and optimized for each
         // declaration's `T` (Benchmarks/README.md, "Design choices").
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: .of(factory))
     }
 
@@ -72,7 +72,7 @@ public struct Factory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> Factory {
         Factory(
-            box: FactoryBox(
+            box: Declaration.box(
                 declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 

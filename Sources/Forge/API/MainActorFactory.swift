@@ -38,7 +38,7 @@ public struct MainActorFactory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor () -> T
     ) {
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
             closure: .of { MainActorBridge.run(factory) })
     }
@@ -57,7 +57,7 @@ public struct MainActorFactory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorFactory {
         MainActorFactory(
-            box: FactoryBox(
+            box: Declaration.box(
                 declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil
             ))
     }

@@ -30,7 +30,7 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor (P) -> T
     ) {
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
             closure: .of { MainActorBridge.run(factory, with: $0) })
     }
@@ -43,7 +43,7 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorParameterFactory {
         MainActorParameterFactory(
-            box: FactoryBox(
+            box: Declaration.box(
                 declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
                 closure: nil))
     }

@@ -29,7 +29,7 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) -> T
     ) {
-        box = FactoryBox(
+        box = Declaration.box(
             declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
             closure: .of(factory))
     }
@@ -42,7 +42,7 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> ParameterFactory {
         ParameterFactory(
-            box: FactoryBox(
+            box: Declaration.box(
                 declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 

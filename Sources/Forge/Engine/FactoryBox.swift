@@ -108,18 +108,33 @@ final class FactoryBox: @unchecked Sendable {
     let scope: SharedContainer.Scope
     let kind: SharedContainer.Scope.Kind
 
-    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`, with
-    /// `closure` (`nil` when promised). The shells call it from their inlinable initializers, with a closure
-    /// specialized there.
+    /// A factory of `valueType`s made from a `parameterType` (`Void` for none), declared at `fileID`:`line` as a
+    /// `typeName`, with `closure` (`nil` when promised): what ``Declaration`` makes. `keepsItself` says whether the
+    /// instances are class instances, `isOptional` whether they are `Optional`s.
+    /// (Not generic, and the definition is built in the box in one piece: a declaration runs half the instructions
+    /// of a generic initializer that built the definition apart and moved it in, Benchmarks/README.md, "Design
+    /// choices".)
     @usableFromInline
-    convenience init<P, T>(
-        declaring typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
-        line: UInt, closure: Maker?, throwsOnCancellation: Bool = false
+    init(
+        declaring typeName: StaticString, parameterType: Any.Type, valueType: Any.Type, keepsItself: Bool,
+        isOptional: Bool, scope declared: SharedContainer.Scope?, fileID: StaticString, line: UInt, closure: Maker?,
+        throwsOnCancellation: Bool
     ) {
-        self.init(
-            FactoryDefinition(
-                typeName, P.self, T.self, scope: scope, fileID: fileID, line: line, closure: closure,
-                throwsOnCancellation: throwsOnCancellation))
+        let scope = declared ?? .unique
+        let kind = scope.kind
+        let representation = Representation(keepsItself: keepsItself, kind: kind)
+        self.path = Path(kind)
+        self.representation = representation
+        if case .sync(let make)? = closure { plainClosure = make } else { plainClosure = nil }
+        self.state = SlotState(registration: nil, dispose: nil)
+        self.hasContexts = false
+        self.scope = scope
+        self.kind = kind
+        self.definition = FactoryDefinition(
+            typeName: typeName, scope: declared, fileID: fileID, line: line,
+            parameterType: ObjectIdentifier(parameterType) == ObjectIdentifier(Void.self) ? nil : parameterType,
+            valueType: valueType, representation: representation, isOptional: isOptional, closure: closure,
+            throwsOnCancellation: throwsOnCancellation)
     }
 
     /// A factory declared with `definition`.

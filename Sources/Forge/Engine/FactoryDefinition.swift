@@ -3,6 +3,10 @@
 /// What a factory's declaration says: its closure (none when promised), scope, declaration site and what its
 /// modifiers added, with its types erased: the typed shells (`Factory` and the others) turn their closures into
 /// ``Maker``s. A modifier makes a new factory from a changed copy.
+///
+/// Made with its memberwise initializer, in one piece: an initializer that set its properties one by one built it on
+/// the stack, then copied it out and destroyed the original, a third of a declaration's instructions
+/// (Benchmarks/README.md, "Design choices").
 struct FactoryDefinition {
     let typeName: StaticString
     var scope: SharedContainer.Scope?
@@ -34,24 +38,6 @@ struct FactoryDefinition {
     /// For an async factory: whether a cancelled caller stops waiting for a creation and throws (the throwing form),
     /// or waits on.
     var throwsOnCancellation: Bool
-
-    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`, made with
-    /// `closure` (`nil` when promised).
-    init<P, T>(
-        _ typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
-        line: UInt, closure: Maker?, throwsOnCancellation: Bool
-    ) {
-        self.closure = closure
-        self.throwsOnCancellation = throwsOnCancellation
-        self.typeName = typeName
-        self.scope = scope
-        self.fileID = fileID
-        self.line = line
-        self.parameterType = P.self == Void.self ? nil : P.self
-        self.valueType = T.self
-        self.representation = Representation(of: T.self, kind: (scope ?? .unique).kind)
-        self.isOptional = _isOptional(T.self)
-    }
 
     /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
     var declaration: String {
@@ -87,6 +73,30 @@ struct FactoryDefinition {
     /// Adds `context`, replacing one with the same condition, and keeps the contexts in order of precedence.
     mutating func add(_ context: FactoryContext) {
         contexts = ContextCondition.adding(context, to: contexts) { $0.condition }
+    }
+}
+
+/// How the typed shells declare a factory: what is known of `P` and `T` is worked out where the factory is declared,
+/// and the box is made by a function that is not generic.
+///
+/// `@_transparent`, as the shells' initializers: whether `T` is a class or an `Optional` is a constant there, and no
+/// copy is specialized and optimized for each declaration's `T`. A generic initializer inside Forge asked both at run
+/// time, and built the definition apart and copied it into the box (Benchmarks/README.md, "Design choices").
+/// (`@_transparent` is not allowed in a class, hence an enum.)
+@usableFromInline
+enum Declaration {
+    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`, with
+    /// `closure` (`nil` when promised).
+    @_transparent
+    @usableFromInline
+    static func box<P, T>(
+        declaring typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
+        line: UInt, closure: Maker?, throwsOnCancellation: Bool = false
+    ) -> FactoryBox {
+        FactoryBox(
+            declaring: typeName, parameterType: P.self, valueType: T.self,
+            keepsItself: Representation.keepsItself(T.self), isOptional: _isOptional(T.self), scope: scope,
+            fileID: fileID, line: line, closure: closure, throwsOnCancellation: throwsOnCancellation)
     }
 }
 

@@ -11,8 +11,9 @@ enum Representation: UInt8, Sendable {
     /// scope holds only that instance, weakly).
     case sharedHolder
 
-    init<T>(of type: T.Type, kind: SharedContainer.Scope.Kind) {
-        if Self.keepsItself(T.self) {
+    /// How a factory of the scope kind `kind` keeps its instances, given whether they are class instances.
+    init(keepsItself: Bool, kind: SharedContainer.Scope.Kind) {
+        if keepsItself {
             self = .object
         } else {
             self = kind == .shared ? .sharedHolder : .holder

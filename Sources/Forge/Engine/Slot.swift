@@ -129,11 +129,6 @@ struct SlotState: CreationState {
     /// it, and looks the value's cell up again (``FactoryBox/valueOrClaim(_:reading:)``).
     var isRetired = false
 
-    init(registration: Registration?, dispose: ((AnyObject) -> Void)?) {
-        self.registration = registration
-        self.dispose = dispose
-    }
-
     var hasInstance: Bool { instance != nil }
 
     /// Lets go of the instance: `garbage` releases it, or disposes of it, after the lock. A weakly held instance is
