@@ -46,6 +46,8 @@ case "graph":
     phase(library, "graph cold", ForgeGraph.resolveRoots)
     warmPhase(library, "graph warm", ForgeGraph.resolveRoots)
     report(library, "graph", "resolutions", @RESOLUTIONS@)
+case "graph-cold":  // the cold phase alone, for a profiler (Benchmarks/README.md, "What limits Forge")
+    phase(library, "graph cold", ForgeGraph.resolveRoots)
 case "world1000": worlds(1_000, declare: ForgeFlat1000.declareAll, resolve: ForgeFlat1000.resolveAll)
 #endif
 default: fatalError("usage: scale-forge SCENARIO (see Benchmarks/scale.sh)")

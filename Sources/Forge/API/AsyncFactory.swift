@@ -45,8 +45,8 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async -> T
     ) {
-        box = Declaration.box(
-            declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+        box = FactoryBox(
+            declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
             closure: .ofAsync { (_: Void) in await factory() }, throwsOnCancellation: false)
     }
 
@@ -64,8 +64,8 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncFactory {
         AsyncFactory(
-            box: Declaration.box(
-                declaring: "AsyncFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil,
+            box: FactoryBox(
+                declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil,
                 throwsOnCancellation: false))
     }
 
@@ -167,8 +167,8 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        box = Declaration.box(
-            declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+        box = FactoryBox(
+            declaring: "AsyncThrowingFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
             closure: .ofAsync { (_: Void) in try await factory() }, throwsOnCancellation: true)
     }
 
@@ -180,8 +180,8 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncThrowingFactory {
         AsyncThrowingFactory(
-            box: Declaration.box(
-                declaring: "AsyncThrowingFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+            box: FactoryBox(
+                declaring: "AsyncThrowingFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
                 closure: nil, throwsOnCancellation: true))
     }
 

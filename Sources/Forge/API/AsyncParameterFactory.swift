@@ -27,8 +27,8 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) async -> T
     ) {
-        box = Declaration.box(
-            declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+        box = FactoryBox(
+            declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
             closure: .ofAsync(factory))
     }
 
@@ -40,8 +40,8 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> AsyncParameterFactory {
         AsyncParameterFactory(
-            box: Declaration.box(
-                declaring: "AsyncParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+            box: FactoryBox(
+                declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
                 closure: nil))
     }
 

@@ -32,8 +32,8 @@ public struct Contributions<Element>: Sendable {
 
     /// Declares an empty list. Declare it as a `static let` in an extension of `Container`.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        box = Declaration.box(
-            declaring: "Contributions", Void.self, [Element].self, scope: nil, fileID: fileID, line: line,
+        box = FactoryBox(
+            declaring: "Contributions", parameterType: Void.self, valueType: [Element].self, scope: nil, fileID: fileID, line: line,
             closure: .of { [Element]() })
     }
 
@@ -50,8 +50,8 @@ public struct Contributions<Element>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         _ make: @escaping @Sendable () -> Element
     ) {
-        let contribution = Declaration.box(
-            declaring: "Contribution", Void.self, Element.self, scope: scope, fileID: fileID, line: line,
+        let contribution = FactoryBox(
+            declaring: "Contribution", parameterType: Void.self, valueType: Element.self, scope: scope, fileID: fileID, line: line,
             closure: .of(make))
         World.current.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in
             Self.list((current?.contributions ?? []) + [contribution])

@@ -40,8 +40,8 @@ public struct Factory<T>: Sendable {
     ) {
         // `@_transparent`, as `callAsFunction`: no copy of this initializer is specialized and optimized for each
         // declaration's `T` (Benchmarks/README.md, "Design choices").
-        box = Declaration.box(
-            declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: .of(factory))
+        box = FactoryBox(
+            declaring: "Factory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: .of(factory))
     }
 
     @usableFromInline init(box: FactoryBox) { self.box = box }
@@ -72,8 +72,8 @@ public struct Factory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> Factory {
         Factory(
-            box: Declaration.box(
-                declaring: "Factory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
+            box: FactoryBox(
+                declaring: "Factory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when this

@@ -38,8 +38,8 @@ public struct MainActorFactory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor () -> T
     ) {
-        box = Declaration.box(
-            declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line,
+        box = FactoryBox(
+            declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
             closure: .of { MainActorBridge.run(factory) })
     }
 
@@ -57,8 +57,8 @@ public struct MainActorFactory<T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorFactory {
         MainActorFactory(
-            box: Declaration.box(
-                declaring: "MainActorFactory", Void.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil
+            box: FactoryBox(
+                declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil
             ))
     }
 

@@ -30,8 +30,8 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor (P) -> T
     ) {
-        box = Declaration.box(
-            declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+        box = FactoryBox(
+            declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
             closure: .of { MainActorBridge.run(factory, with: $0) })
     }
 
@@ -43,8 +43,8 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> MainActorParameterFactory {
         MainActorParameterFactory(
-            box: Declaration.box(
-                declaring: "MainActorParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+            box: FactoryBox(
+                declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
                 closure: nil))
     }
 

@@ -29,8 +29,8 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (P) -> T
     ) {
-        box = Declaration.box(
-            declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line,
+        box = FactoryBox(
+            declaring: "ParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
             closure: .of(factory))
     }
 
@@ -42,8 +42,8 @@ public struct ParameterFactory<P, T>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line
     ) -> ParameterFactory {
         ParameterFactory(
-            box: Declaration.box(
-                declaring: "ParameterFactory", P.self, T.self, scope: scope, fileID: fileID, line: line, closure: nil))
+            box: FactoryBox(
+                declaring: "ParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop

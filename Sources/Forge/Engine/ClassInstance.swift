@@ -44,3 +44,11 @@ extension Optional: OptionalProtocol {
         return nil
     }
 }
+
+/// Whether `type` is an `Optional`. (`_isOptional` reads the type's metadata kind; a cast to
+/// `any OptionalProtocol.Type` scanned the process's protocol conformances for every new type,
+/// Benchmarks/README.md, "Design choices".)
+func isOptional(_ type: Any.Type) -> Bool {
+    func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
+    return _openExistential(type, do: check)
+}

@@ -109,20 +109,20 @@ final class FactoryBox: @unchecked Sendable {
     let kind: SharedContainer.Scope.Kind
 
     /// A factory of `valueType`s made from a `parameterType` (`Void` for none), declared at `fileID`:`line` as a
-    /// `typeName`, with `closure` (`nil` when promised): what ``Declaration`` makes. `keepsItself` says whether the
-    /// instances are class instances, `isOptional` whether they are `Optional`s.
-    /// (Not generic, and the definition is built in the box in one piece: a declaration runs half the instructions
-    /// of a generic initializer that built the definition apart and moved it in, Benchmarks/README.md, "Design
-    /// choices".)
+    /// `typeName`, with `closure` (`nil` when promised). The shells call it from their transparent initializers,
+    /// with a closure made there.
+    /// (Not generic, and the definition is built in the box in one piece, with its memberwise initializer: a
+    /// declaration runs half the instructions of a generic initializer that built the definition apart and moved it
+    /// in, Benchmarks/README.md, "Design choices".)
     @usableFromInline
     init(
-        declaring typeName: StaticString, parameterType: Any.Type, valueType: Any.Type, keepsItself: Bool,
-        isOptional: Bool, scope declared: SharedContainer.Scope?, fileID: StaticString, line: UInt, closure: Maker?,
-        throwsOnCancellation: Bool
+        declaring typeName: StaticString, parameterType: Any.Type, valueType: Any.Type,
+        scope declared: SharedContainer.Scope?, fileID: StaticString, line: UInt, closure: Maker?,
+        throwsOnCancellation: Bool = false
     ) {
         let scope = declared ?? .unique
         let kind = scope.kind
-        let representation = Representation(keepsItself: keepsItself, kind: kind)
+        let representation = Representation(keepsItself: valueType is AnyObject.Type, kind: kind)
         self.path = Path(kind)
         self.representation = representation
         if case .sync(let make)? = closure { plainClosure = make } else { plainClosure = nil }
@@ -133,7 +133,7 @@ final class FactoryBox: @unchecked Sendable {
         self.definition = FactoryDefinition(
             typeName: typeName, scope: declared, fileID: fileID, line: line,
             parameterType: ObjectIdentifier(parameterType) == ObjectIdentifier(Void.self) ? nil : parameterType,
-            valueType: valueType, representation: representation, isOptional: isOptional, closure: closure,
+            valueType: valueType, representation: representation, isOptional: Forge.isOptional(valueType), closure: closure,
             throwsOnCancellation: throwsOnCancellation)
     }
 

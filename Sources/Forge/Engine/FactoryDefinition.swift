@@ -76,30 +76,6 @@ struct FactoryDefinition {
     }
 }
 
-/// How the typed shells declare a factory: what is known of `P` and `T` is worked out where the factory is declared,
-/// and the box is made by a function that is not generic.
-///
-/// `@_transparent`, as the shells' initializers: whether `T` is a class or an `Optional` is a constant there, and no
-/// copy is specialized and optimized for each declaration's `T`. A generic initializer inside Forge asked both at run
-/// time, and built the definition apart and copied it into the box (Benchmarks/README.md, "Design choices").
-/// (`@_transparent` is not allowed in a class, hence an enum.)
-@usableFromInline
-enum Declaration {
-    /// A factory of `T`s made from a `P` (`Void` for none), declared at `fileID`:`line` as a `typeName`, with
-    /// `closure` (`nil` when promised).
-    @_transparent
-    @usableFromInline
-    static func box<P, T>(
-        declaring typeName: StaticString, _: P.Type, _: T.Type, scope: SharedContainer.Scope?, fileID: StaticString,
-        line: UInt, closure: Maker?, throwsOnCancellation: Bool = false
-    ) -> FactoryBox {
-        FactoryBox(
-            declaring: typeName, parameterType: P.self, valueType: T.self,
-            keepsItself: Representation.keepsItself(T.self), isOptional: _isOptional(T.self), scope: scope,
-            fileID: fileID, line: line, closure: closure, throwsOnCancellation: throwsOnCancellation)
-    }
-}
-
 /// A factory's `afterMake` hook, given each new instance as the engine keeps it: synchronous for synchronous
 /// factories (main-actor ones included, on the main actor), async for async ones.
 enum AfterMake {
