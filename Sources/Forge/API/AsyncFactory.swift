@@ -46,7 +46,8 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         factory: @escaping @Sendable () async -> T
     ) {
         box = FactoryBox(
-            declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+            declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID,
+            line: line,
             closure: .ofAsync { (_: Void) in await factory() }, throwsOnCancellation: false)
     }
 
@@ -65,7 +66,8 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     ) -> AsyncFactory {
         AsyncFactory(
             box: FactoryBox(
-                declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil,
+                declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID,
+                line: line, closure: nil,
                 throwsOnCancellation: false))
     }
 
@@ -168,7 +170,8 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         factory: @escaping @Sendable () async throws -> T
     ) {
         box = FactoryBox(
-            declaring: "AsyncThrowingFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+            declaring: "AsyncThrowingFactory", parameterType: Void.self, valueType: T.self, scope: scope,
+            fileID: fileID, line: line,
             closure: .ofAsync { (_: Void) in try await factory() }, throwsOnCancellation: true)
     }
 
@@ -181,7 +184,8 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     ) -> AsyncThrowingFactory {
         AsyncThrowingFactory(
             box: FactoryBox(
-                declaring: "AsyncThrowingFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+                declaring: "AsyncThrowingFactory", parameterType: Void.self, valueType: T.self, scope: scope,
+                fileID: fileID, line: line,
                 closure: nil, throwsOnCancellation: true))
     }
 

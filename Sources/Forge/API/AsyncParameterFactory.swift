@@ -28,7 +28,8 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         factory: @escaping @Sendable (P) async -> T
     ) {
         box = FactoryBox(
-            declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+            declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID,
+            line: line,
             closure: .ofAsync(factory))
     }
 
@@ -41,7 +42,8 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     ) -> AsyncParameterFactory {
         AsyncParameterFactory(
             box: FactoryBox(
-                declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+                declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope,
+                fileID: fileID, line: line,
                 closure: nil))
     }
 

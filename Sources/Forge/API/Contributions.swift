@@ -33,7 +33,8 @@ public struct Contributions<Element>: Sendable {
     /// Declares an empty list. Declare it as a `static let` in an extension of `Container`.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         box = FactoryBox(
-            declaring: "Contributions", parameterType: Void.self, valueType: [Element].self, scope: nil, fileID: fileID, line: line,
+            declaring: "Contributions", parameterType: Void.self, valueType: [Element].self, scope: nil, fileID: fileID,
+            line: line,
             closure: .of { [Element]() })
     }
 
@@ -51,7 +52,8 @@ public struct Contributions<Element>: Sendable {
         _ make: @escaping @Sendable () -> Element
     ) {
         let contribution = FactoryBox(
-            declaring: "Contribution", parameterType: Void.self, valueType: Element.self, scope: scope, fileID: fileID, line: line,
+            declaring: "Contribution", parameterType: Void.self, valueType: Element.self, scope: scope, fileID: fileID,
+            line: line,
             closure: .of(make))
         World.current.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in
             Self.list((current?.contributions ?? []) + [contribution])

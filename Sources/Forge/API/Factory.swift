@@ -41,7 +41,8 @@ public struct Factory<T>: Sendable {
         // `@_transparent`, as `callAsFunction`: no copy of this initializer is specialized and optimized for each
         // declaration's `T` (Benchmarks/README.md, "Design choices").
         box = FactoryBox(
-            declaring: "Factory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: .of(factory))
+            declaring: "Factory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+            closure: .of(factory))
     }
 
     @usableFromInline init(box: FactoryBox) { self.box = box }
@@ -73,7 +74,8 @@ public struct Factory<T>: Sendable {
     ) -> Factory {
         Factory(
             box: FactoryBox(
-                declaring: "Factory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil))
+                declaring: "Factory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID,
+                line: line, closure: nil))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when this

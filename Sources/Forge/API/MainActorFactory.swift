@@ -39,7 +39,8 @@ public struct MainActorFactory<T>: Sendable {
         factory: @escaping @MainActor () -> T
     ) {
         box = FactoryBox(
-            declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+            declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID,
+            line: line,
             closure: .of { MainActorBridge.run(factory) })
     }
 
@@ -58,7 +59,8 @@ public struct MainActorFactory<T>: Sendable {
     ) -> MainActorFactory {
         MainActorFactory(
             box: FactoryBox(
-                declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil
+                declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope,
+                fileID: fileID, line: line, closure: nil
             ))
     }
 

@@ -31,7 +31,8 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         factory: @escaping @MainActor (P) -> T
     ) {
         box = FactoryBox(
-            declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+            declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope,
+            fileID: fileID, line: line,
             closure: .of { MainActorBridge.run(factory, with: $0) })
     }
 
@@ -44,7 +45,8 @@ public struct MainActorParameterFactory<P, T>: Sendable {
     ) -> MainActorParameterFactory {
         MainActorParameterFactory(
             box: FactoryBox(
-                declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+                declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope,
+                fileID: fileID, line: line,
                 closure: nil))
     }
 

@@ -30,7 +30,8 @@ public struct ParameterFactory<P, T>: Sendable {
         factory: @escaping @Sendable (P) -> T
     ) {
         box = FactoryBox(
-            declaring: "ParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line,
+            declaring: "ParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID,
+            line: line,
             closure: .of(factory))
     }
 
@@ -43,7 +44,8 @@ public struct ParameterFactory<P, T>: Sendable {
     ) -> ParameterFactory {
         ParameterFactory(
             box: FactoryBox(
-                declaring: "ParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID, line: line, closure: nil))
+                declaring: "ParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID,
+                line: line, closure: nil))
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop

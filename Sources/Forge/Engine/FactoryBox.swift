@@ -133,8 +133,8 @@ final class FactoryBox: @unchecked Sendable {
         self.definition = FactoryDefinition(
             typeName: typeName, scope: declared, fileID: fileID, line: line,
             parameterType: ObjectIdentifier(parameterType) == ObjectIdentifier(Void.self) ? nil : parameterType,
-            valueType: valueType, representation: representation, isOptional: Forge.isOptional(valueType), closure: closure,
-            throwsOnCancellation: throwsOnCancellation)
+            valueType: valueType, representation: representation, isOptional: Forge.isOptional(valueType),
+            closure: closure, throwsOnCancellation: throwsOnCancellation)
     }
 
     /// A factory declared with `definition`.
