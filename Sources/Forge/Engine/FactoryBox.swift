@@ -137,10 +137,9 @@ final class FactoryBox: @unchecked Sendable {
             closure: closure, throwsOnCancellation: throwsOnCancellation)
     }
 
-    /// A factory declared with `definition`.
-    /// (`consuming`, and stored last: the definition is moved into the box, not copied and destroyed, which took a
-    /// fifth of a declaration's time in a profile of `scale.sh`'s declarations, Benchmarks/README.md, "Design
-    /// choices".)
+    /// A factory declared with `definition`: what a modifier makes.
+    /// (`consuming`, and stored last: the definition is moved into the box rather than copied and destroyed,
+    /// Benchmarks/README.md, "Design choices".)
     init(_ definition: consuming FactoryDefinition) {
         let hasContexts = definition.contexts.count != 0
         self.hasContexts = hasContexts
