@@ -109,8 +109,9 @@ final class FactoryBox: @unchecked Sendable {
     let kind: SharedContainer.Scope.Kind
 
     /// A factory of `valueType`s made from a `parameterType` (`Void` for none), declared at `fileID`:`line` as a
-    /// `typeName`, with `closure` (`nil` when promised). The shells call it from their transparent initializers,
-    /// with a closure made there.
+    /// `typeName`, with `closure` (`nil` when promised). The shells call it from their initializers (transparent for
+    /// `Factory` and `ParameterFactory`), with a closure from ``Maker``. Whether `T` is a class is asked here with the
+    /// cast ``Representation/keepsItself(_:)`` makes for the closure: the two answers must agree.
     /// (Not generic, and the definition is built in the box in one piece, with its memberwise initializer: a
     /// declaration runs half the instructions of a generic initializer that built the definition apart and moved it
     /// in, Benchmarks/README.md, "Design choices".)

@@ -131,8 +131,10 @@ enum Maker {
     case async(@Sendable (any Sendable) async throws -> AnyObject)
 
     /// `make` as a ``Maker``.
-    /// (Whether `T` is a class is asked once, here, and each answer has a closure of its own: where the closure is
-    /// not specialized, in a debug build, asking is a dynamic cast.)
+    /// (Whether `T` is a class is asked here, and each answer has a closure of its own: where the closure is not
+    /// specialized, in a debug build, asking is a dynamic cast. The box asks again, of `T`'s metadata, for its
+    /// ``Representation`` (`FactoryBox.init(declaring:…)`): the same cast, so the answers agree, and must, or the
+    /// engine would read an object as a holder.)
     @inlinable
     static func of<T>(_ make: @escaping () -> T) -> Maker {
         if Representation.keepsItself(T.self) { return .sync { _ in unsafeBitCast(make(), to: AnyObject.self) } }
