@@ -20,6 +20,16 @@ private struct GridPoint: Hashable, Sendable {
 }
 
 private protocol Shape: Sendable { var sides: Int { get } }
+
+/// A generic class, an actor and a class-bound protocol that also requires `Sendable`: kinds of `T` whose answer to
+/// "is it a class?" a declaration and its closure must agree on (FactoryBox.init(declaring:…), Maker.of).
+private final class Wrapper<Value>: Sendable where Value: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+private actor Tally { var count = 0 }
+private protocol SendableGreeter: AnyObject, Sendable {}
+private final class QuietGreeter: SendableGreeter {}
 private struct Triangle: Shape { var sides: Int { 3 } }
 
 extension Container {
@@ -36,6 +46,12 @@ extension Container {
     fileprivate static let graphPair = Factory { [graphWide(), graphWide()] }
     fileprivate static let asyncWide = AsyncFactory(scope: .singleton) { Wide(a: 10) }
     fileprivate static let asyncShape = AsyncParameterFactory<Int, any Shape> { _ in Triangle() }
+    fileprivate static let wrapper = Factory(scope: .singleton) { Wrapper(3) }
+    fileprivate static let counter = Factory(scope: .cached) { Tally() }
+    fileprivate static let anyObject = Factory<AnyObject>(scope: .singleton) { QuietGreeter() }
+    fileprivate static let sendableGreeter = Factory<any SendableGreeter>(scope: .singleton) { QuietGreeter() }
+    fileprivate static let classType = Factory<AnyClass> { QuietGreeter.self }
+    fileprivate static let function = Factory<@Sendable () -> Int> { { 42 } }
 }
 
 @Suite struct RepresentationTests {
@@ -46,6 +62,33 @@ extension Container {
             #expect(Container.tuple() == (7, "seven"))
             #expect(Container.wideParameter(Wide()) == 15)
         }
+    }
+
+    @Test func classesAndExistentialsOfEveryKindComeBackAsMadeAndKept() {
+        Container.Registrations.isolated {
+            let wrapper = Container.wrapper()
+            #expect(wrapper === Container.wrapper())
+            #expect(wrapper.value == 3)
+            let greeter = Container.sendableGreeter()
+            #expect(ObjectIdentifier(greeter) == ObjectIdentifier(Container.sendableGreeter()))
+            // (`#expect(a === b)` on two `AnyObject`s crashes Swift 6.3.1's compiler, Forge or not: hence the
+            // identifiers.)
+            let object = Container.anyObject()
+            let again = Container.anyObject()
+            #expect(ObjectIdentifier(object) == ObjectIdentifier(again))
+            #expect(object is QuietGreeter)
+            let counter = Container.counter()
+            #expect(counter === Container.counter())
+            let classType: AnyClass = Container.classType()
+            #expect(ObjectIdentifier(classType) == ObjectIdentifier(QuietGreeter.self))
+            let function = Container.function()
+            #expect(function() == 42)
+        }
+        // In the process's world too, where a class instance's hit takes the fast path.
+        let wrapper = Container.wrapper()
+        #expect(wrapper === Container.wrapper())
+        let greeter = Container.sendableGreeter()
+        #expect(ObjectIdentifier(greeter) == ObjectIdentifier(Container.sendableGreeter()))
     }
 
     @Test func aSharedExistentialOfAClassIsKeptWeaklyAndComesBack() {
