@@ -47,8 +47,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     ) {
         box = FactoryBox(
             declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID,
-            line: line,
-            closure: .ofAsync { (_: Void) in await factory() }, throwsOnCancellation: false)
+            line: line, closure: .ofAsync { (_: Void) in await factory() }, throwsOnCancellation: false)
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -67,8 +66,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
         AsyncFactory(
             box: FactoryBox(
                 declaring: "AsyncFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID,
-                line: line, closure: nil,
-                throwsOnCancellation: false))
+                line: line, closure: nil, throwsOnCancellation: false))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process, as far as
@@ -185,8 +183,7 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         AsyncThrowingFactory(
             box: FactoryBox(
                 declaring: "AsyncThrowingFactory", parameterType: Void.self, valueType: T.self, scope: scope,
-                fileID: fileID, line: line,
-                closure: nil, throwsOnCancellation: true))
+                fileID: fileID, line: line, closure: nil, throwsOnCancellation: true))
     }
 
     /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process (see

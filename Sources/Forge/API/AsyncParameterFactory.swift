@@ -29,8 +29,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     ) {
         box = FactoryBox(
             declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID,
-            line: line,
-            closure: .ofAsync(factory))
+            line: line, closure: .ofAsync(factory))
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -43,8 +42,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
         AsyncParameterFactory(
             box: FactoryBox(
                 declaring: "AsyncParameterFactory", parameterType: P.self, valueType: T.self, scope: scope,
-                fileID: fileID, line: line,
-                closure: nil))
+                fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency with `parameter`.

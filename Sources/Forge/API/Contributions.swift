@@ -34,8 +34,7 @@ public struct Contributions<Element>: Sendable {
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         box = FactoryBox(
             declaring: "Contributions", parameterType: Void.self, valueType: [Element].self, scope: nil, fileID: fileID,
-            line: line,
-            closure: .of { [Element]() })
+            line: line, closure: .of { [Element]() })
     }
 
     /// Adds what `make` makes to the list, after every contribution before it, in the current world: a contribution
@@ -53,8 +52,7 @@ public struct Contributions<Element>: Sendable {
     ) {
         let contribution = FactoryBox(
             declaring: "Contribution", parameterType: Void.self, valueType: Element.self, scope: scope, fileID: fileID,
-            line: line,
-            closure: .of(make))
+            line: line, closure: .of(make))
         World.current.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in
             Self.list((current?.contributions ?? []) + [contribution])
         }

@@ -40,8 +40,7 @@ public struct MainActorFactory<T>: Sendable {
     ) {
         box = FactoryBox(
             declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope, fileID: fileID,
-            line: line,
-            closure: .of { MainActorBridge.run(factory) })
+            line: line, closure: .of { MainActorBridge.run(factory) })
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -60,8 +59,7 @@ public struct MainActorFactory<T>: Sendable {
         MainActorFactory(
             box: FactoryBox(
                 declaring: "MainActorFactory", parameterType: Void.self, valueType: T.self, scope: scope,
-                fileID: fileID, line: line, closure: nil
-            ))
+                fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency on the main actor, or throws a ``ResolutionError`` where a plain call would stop

@@ -32,8 +32,7 @@ public struct MainActorParameterFactory<P, T>: Sendable {
     ) {
         box = FactoryBox(
             declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope,
-            fileID: fileID, line: line,
-            closure: .of { MainActorBridge.run(factory, with: $0) })
+            fileID: fileID, line: line, closure: .of { MainActorBridge.run(factory, with: $0) })
     }
 
     init(box: FactoryBox) { self.box = box }
@@ -46,8 +45,7 @@ public struct MainActorParameterFactory<P, T>: Sendable {
         MainActorParameterFactory(
             box: FactoryBox(
                 declaring: "MainActorParameterFactory", parameterType: P.self, valueType: T.self, scope: scope,
-                fileID: fileID, line: line,
-                closure: nil))
+                fileID: fileID, line: line, closure: nil))
     }
 
     /// Resolves the dependency with `parameter`, on the main actor, synchronously.

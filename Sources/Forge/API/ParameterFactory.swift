@@ -31,8 +31,7 @@ public struct ParameterFactory<P, T>: Sendable {
     ) {
         box = FactoryBox(
             declaring: "ParameterFactory", parameterType: P.self, valueType: T.self, scope: scope, fileID: fileID,
-            line: line,
-            closure: .of(factory))
+            line: line, closure: .of(factory))
     }
 
     @usableFromInline init(box: FactoryBox) { self.box = box }

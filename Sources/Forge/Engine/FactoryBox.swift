@@ -110,8 +110,8 @@ final class FactoryBox: @unchecked Sendable {
 
     /// A factory of `valueType`s made from a `parameterType` (`Void` for none), declared at `fileID`:`line` as a
     /// `typeName`, with `closure` (`nil` when promised). The shells call it from their initializers (transparent for
-    /// `Factory` and `ParameterFactory`), with a closure from ``Maker``. Whether `T` is a class is asked here with the
-    /// cast ``Representation/keepsItself(_:)`` makes for the closure: the two answers must agree.
+    /// `Factory` and `ParameterFactory`), with a closure from ``Maker``, which must keep the instances as the
+    /// ``Representation`` worked out here does.
     /// (Not generic, and the definition is built in the box in one piece, with its memberwise initializer: a
     /// declaration runs half the instructions of a generic initializer that built the definition apart and moved it
     /// in, Benchmarks/README.md, "Design choices".)
@@ -123,7 +123,7 @@ final class FactoryBox: @unchecked Sendable {
     ) {
         let scope = declared ?? .unique
         let kind = scope.kind
-        let representation = Representation(keepsItself: valueType is AnyObject.Type, kind: kind)
+        let representation = Representation(of: valueType, kind: kind)
         self.path = Path(kind)
         self.representation = representation
         if case .sync(let make)? = closure { plainClosure = make } else { plainClosure = nil }
@@ -133,7 +133,7 @@ final class FactoryBox: @unchecked Sendable {
         self.kind = kind
         self.definition = FactoryDefinition(
             typeName: typeName, scope: declared, fileID: fileID, line: line,
-            parameterType: ObjectIdentifier(parameterType) == ObjectIdentifier(Void.self) ? nil : parameterType,
+            parameterType: parameterType == Void.self ? nil : parameterType,
             valueType: valueType, representation: representation, isOptional: Forge.isOptional(valueType),
             closure: closure, throwsOnCancellation: throwsOnCancellation)
     }

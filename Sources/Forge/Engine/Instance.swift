@@ -11,9 +11,10 @@ enum Representation: UInt8, Sendable {
     /// scope holds only that instance, weakly).
     case sharedHolder
 
-    /// How a factory of the scope kind `kind` keeps its instances, given whether they are class instances.
-    init(keepsItself: Bool, kind: SharedContainer.Scope.Kind) {
-        if keepsItself {
+    /// How a factory of the scope kind `kind` keeps its `type`s. Whether `type` is a class is asked at run time with
+    /// the cast ``keepsItself(_:)`` makes where a closure is made: the two answers must agree.
+    init(of type: Any.Type, kind: SharedContainer.Scope.Kind) {
+        if type is AnyObject.Type {
             self = .object
         } else {
             self = kind == .shared ? .sharedHolder : .holder
@@ -133,7 +134,7 @@ enum Maker {
     /// `make` as a ``Maker``.
     /// (Whether `T` is a class is asked here, and each answer has a closure of its own: where the closure is not
     /// specialized, in a debug build, asking is a dynamic cast. The box asks again, of `T`'s metadata, for its
-    /// ``Representation`` (`FactoryBox.init(declaring:…)`): the same cast, so the answers agree, and must, or the
+    /// representation (``Representation/init(of:kind:)``): the same cast, so the answers agree, and must, or the
     /// engine would read an object as a holder.)
     @inlinable
     static func of<T>(_ make: @escaping () -> T) -> Maker {
