@@ -161,11 +161,13 @@ private struct DecoratedValue {}
 private protocol DecoratedProtocol {}
 private struct DecoratedConformer: DecoratedProtocol {}
 private final class DecoratedObject: Greeter { var name: String { "decorated" } }
+private final class DecoratedError: Error {}
 
 extension Container {
     fileprivate static let decoratedValue = Factory(scope: .cached) { DecoratedValue() }
     fileprivate static let decoratedExistential = Factory<any DecoratedProtocol> { DecoratedConformer() }
     fileprivate static let decoratedShared = Factory<any Greeter>(scope: .shared) { DecoratedObject() }
+    fileprivate static let decoratedError = Factory<any Error>(scope: .shared) { DecoratedError() }
 }
 
 /// The decorator sees the instance the closure made, never the holder the engine keeps it in. (The decorator is
@@ -183,8 +185,14 @@ extension Container {
             _ = Container.decoratedExistential()
             let shared = Container.decoratedShared()
             _ = Container.decoratedShared()  // a hit: the class instance the scope holds weakly
-            withExtendedLifetime(shared) {}
+            let error = Container.decoratedError()
+            _ = Container.decoratedError()  // a hit: the error instance, not the existential's box
+            withExtendedLifetime((shared, error)) {}
         }
-        #expect(seen.value == ["DecoratedValue", "DecoratedConformer", "DecoratedObject", "DecoratedObject"])
+        #expect(
+            seen.value == [
+                "DecoratedValue", "DecoratedConformer", "DecoratedObject", "DecoratedObject", "DecoratedError",
+                "DecoratedError",
+            ])
     }
 }

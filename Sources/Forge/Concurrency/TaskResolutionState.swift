@@ -6,13 +6,16 @@
 ///
 /// Cycles are found two ways, neither of which can report one that is not there:
 /// - a closure that resolves its own factory inline, in the task that runs it (`unique`, `graph`), finds it among
-///   the resolutions of that same task (``checkCycle(_:)``). A task the closure starts inherits the chain, but it
+///   the resolutions of that same task (``checkCycle(_:with:)``), with an equal parameter (``CycleDetection`` says
+///   the rule). A task the closure starts inherits the chain, but it
 ///   runs beside the closure, not inside it, so the chain is not its own;
 /// - a task that would await a creation finds, through ``AsyncWaits``, whether the task running that creation
 ///   awaits, directly or through others, a creation this task runs.
 final class TaskResolutionState: Sendable {
     /// The factory whose closure this is; `nil` for the root a traced top-level resolution starts.
     let factory: FactoryBox?
+    /// The parameter the closure runs with (`()` for a factory without one).
+    let parameter: any Sendable
     let parent: TaskResolutionState?
     /// The task that runs the closure.
     let task: TaskIdentity
@@ -26,8 +29,9 @@ final class TaskResolutionState: Sendable {
     /// The current task's, or `nil` outside any async factory's closure.
     @TaskLocal static var current: TaskResolutionState?
 
-    init(factory: FactoryBox?, parent: TaskResolutionState?, task: TaskIdentity) {
+    init(factory: FactoryBox?, parameter: any Sendable = (), parent: TaskResolutionState?, task: TaskIdentity) {
         self.factory = factory
+        self.parameter = parameter
         self.parent = parent
         self.task = task
         self.graph = parent?.graph ?? AsyncGraph()
@@ -58,26 +62,35 @@ final class TaskResolutionState: Sendable {
         return chain.reversed()
     }
 
-    /// Stops the process if `factory`'s closure is already running in the current task, around this call.
-    static func checkCycle(_ factory: FactoryBox) {
-        if let chain = cycle(closedBy: factory) { Report.circularDependency(chain) }
+    /// Stops the process if `factory`'s closure is already running with `parameter` in the current task, around this
+    /// call.
+    static func checkCycle(_ factory: FactoryBox, with parameter: any Sendable) {
+        if let chain = cycle(closedBy: factory, with: parameter) { Report.circularDependency(chain) }
     }
 
-    /// The chain, ending with `factory`, that resolving `factory` inline in the current task would close: when its
-    /// closure is already running in this task, around this call. `nil` when there is none.
-    static func cycle(closedBy factory: FactoryBox) -> [FactoryBox]? {
+    /// The chain, ending with `factory`, that resolving `factory` with `parameter` inline in the current task would
+    /// close: when its closure is already running with that parameter in this task, around this call. `nil` when
+    /// there is none.
+    static func cycle(closedBy factory: FactoryBox, with parameter: any Sendable) -> [FactoryBox]? {
         guard let current, let task = TaskIdentity.current else { return nil }
         var node: TaskResolutionState? = current
         while let resolution = node, resolution.task == task && resolution.finished.value == 0 {
-            if resolution.factory === factory { return current.chain + [factory] }
+            if resolution.factory === factory
+                && factory.closesCycle(resolvedWith: parameter, insideRunWith: resolution.parameter)
+            {
+                return Array(current.chain[(resolution.chain.count - 1)...]) + [factory]
+            }
             node = resolution.parent
         }
         return nil
     }
 
-    /// Runs `body` as `factory`'s closure, in the current task.
-    static func making<R>(_ factory: FactoryBox, _ body: () async throws -> R) async throws -> R {
-        let next = TaskResolutionState(factory: factory, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
+    /// Runs `body` as `factory`'s closure with `parameter`, in the current task.
+    static func making<R>(_ factory: FactoryBox, with parameter: any Sendable, _ body: () async throws -> R)
+        async throws -> R
+    {
+        let next = TaskResolutionState(
+            factory: factory, parameter: parameter, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
         defer { next.finished.store(1) }
         return try await $current.withValue(next, operation: body)
     }

@@ -19,7 +19,10 @@ final class ThreadResolutionState {
     // Only the owning thread touches these, and a deinit that runs while one is emptied may add to another, never
     // overlap an access to the same one: no exclusivity checks. (Checking them, with a new array for each top-level
     // resolution, made the graph scope's shared instance half again as slow, in runs of Benchmarks/engine.sh.)
-    @exclusivity(unchecked) var chain: [FactoryBox] = []
+    @exclusivity(unchecked) private(set) var chain: [FactoryBox] = []
+    /// The parameter each factory of ``chain`` was resolved with, at the same index: a pointer to a value on the
+    /// stack of a resolution that has not returned (``UnsafeRawPointer/noParameter`` for none).
+    @exclusivity(unchecked) private var chainParameters: [UnsafeRawPointer] = []
     /// The `graph` scope's instances of the current top-level resolution, with the factories that made them,
     /// which this keeps alive so that no other factory takes their address meanwhile. A graph holds a handful of
     /// instances, so arrays searched linearly beat a dictionary, and they keep their storage between resolutions.
@@ -50,6 +53,26 @@ final class ThreadResolutionState {
     /// another's resolution (``DeferredProblems``), or `nil` to report them at once.
     var deferredProblems: DeferredProblems?
 
+    /// Appends `factory`, whose closure is about to run with the parameter at `parameter`, to ``chain``.
+    func appendToChain(_ factory: FactoryBox, with parameter: UnsafeRawPointer) {
+        chain.append(factory)
+        chainParameters.append(parameter)
+    }
+
+    /// Removes the factory ``appendToChain(_:with:)`` added last.
+    func removeLastFromChain() {
+        chain.removeLast()
+        chainParameters.removeLast()
+    }
+
+    /// Where in ``chain`` the cycle starts that resolving `factory` with the parameter at `parameter` would close, or
+    /// `nil` if it closes none (``CycleDetection``).
+    func cycleStart(closedBy factory: FactoryBox, with parameter: UnsafeRawPointer) -> Int? {
+        chain.indices.first {
+            chain[$0] === factory && factory.closesCycle(resolvedWith: parameter, insideRunWith: chainParameters[$0])
+        }
+    }
+
     /// Runs `body`, a hook that runs inside a resolution but is no part of it (the decorator, the trace hook, an
     /// expired instance's dispose), as if no resolution were under way on this thread or in this task: what it
     /// resolves starts trace trees of its own, and has no factory being made above it, so that no captive
@@ -60,11 +83,14 @@ final class ThreadResolutionState {
     /// traced (``SharedContainer/Diagnostics/printTree``), and what it resolves is not traced at all.
     func runningHook<R>(suspendingTrace: Bool = true, _ body: () -> R) -> R {
         var chain: [FactoryBox] = []
+        var chainParameters: [UnsafeRawPointer] = []
         var isRunningHook = true
         swap(&chain, &self.chain)
+        swap(&chainParameters, &self.chainParameters)
         swap(&isRunningHook, &self.isRunningHook)
         defer {
             swap(&chain, &self.chain)
+            swap(&chainParameters, &self.chainParameters)
             swap(&isRunningHook, &self.isRunningHook)
         }
         guard suspendingTrace else { return TaskResolutionState.$current.withValue(nil, operation: body) }
@@ -107,6 +133,7 @@ final class ThreadResolutionState {
         fileprivate let state: ThreadResolutionState
         fileprivate let depth: Int
         fileprivate let chain: [FactoryBox]
+        fileprivate let chainParameters: [UnsafeRawPointer]
         fileprivate let traced: [String]
         fileprivate let tracedInside: TaskResolutionState?
         fileprivate let printed: [ResolutionEvent]
@@ -124,7 +151,8 @@ final class ThreadResolutionState {
     static func continuation() -> Continuation {
         let state = current
         return Continuation(
-            state: state, depth: depth, chain: state.chain, traced: state.traced, tracedInside: state.tracedInside,
+            state: state, depth: depth, chain: state.chain, chainParameters: state.chainParameters,
+            traced: state.traced, tracedInside: state.tracedInside,
             printed: state.printed, verification: state.verification, hasGraph: forge_has_graph(),
             isRunningHook: state.isRunningHook, isTraceSuspended: state.isTraceSuspended,
             isSendingTrace: state.isSendingTrace, deferredProblems: state.deferredProblems, recording: state.recording,
@@ -149,6 +177,7 @@ final class ThreadResolutionState {
     static func resume(_ continuation: Continuation, finished: Bool) {
         let state = continuation.state
         state.chain = continuation.chain
+        state.chainParameters = continuation.chainParameters
         state.traced = continuation.traced
         state.tracedInside = continuation.tracedInside
         if !finished { state.printed = continuation.printed }

@@ -17,8 +17,9 @@ extension SharedContainer {
         /// A cycle through a cached or singleton factory is reported even when detection is off, because it
         /// would otherwise wait for itself forever; so is a cycle through `unique` factories, without its chain,
         /// once it nests 256 closures deep, before it would overflow the stack. That limit holds whatever this
-        /// switch says: a factory that legitimately recurses through itself more than 256 times on one thread
-        /// stops too.
+        /// switch says: a parameter factory that legitimately recurses through itself with other values more than
+        /// 256 times on one thread stops too. (Resolving itself with an equal value, or without a parameter, is a
+        /// cycle; with another value, recursion: the Diagnostics article says the rule.)
         public static var detectsCycles: Bool {
             get { CycleDetection.isOn }
             set { CycleDetection.set(newValue) }

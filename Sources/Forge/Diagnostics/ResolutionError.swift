@@ -73,9 +73,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             kind: .nestedTooDeep, factory: declaration, chain: [], world: world.description,
             description: """
                 Forge: \(declaration) would be resolved \(depth) factories deep on this thread, more than the \
-                \(limit) Forge allows: almost certainly a circular dependency that cycle detection, off in release \
-                builds, would have named. Set `Container.Diagnostics.detectsCycles = true` and run again to see the \
-                chain, then inject one of its factories lazily (@LazyInjected) to break it.
+                \(limit) Forge allows: a circular dependency that cycle detection, off in release builds, would have \
+                named, or a parameter factory that resolves itself with other values without end (recursion, which \
+                Forge lets go this deep). Set `Container.Diagnostics.detectsCycles = true` and run again to see a \
+                cycle's chain, then inject one of its factories lazily (@LazyInjected) to break it; give a recursion \
+                a case that ends it.
                 """ + happenedIn(world))
     }
 

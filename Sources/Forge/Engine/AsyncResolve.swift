@@ -88,12 +88,12 @@ extension FactoryBox {
     private func runClosureAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
         -> AnyObject
     {
-        TaskResolutionState.checkCycle(self)
+        TaskResolutionState.checkCycle(self, with: parameter)
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         let make = registration?.make ?? closureForCurrentContext()
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
-        let made = try await TaskResolutionState.making(self) {
+        let made = try await TaskResolutionState.making(self, with: parameter) {
             let made = MadeObject(object: try await make.runAsync(with: parameter))
             if let hook { await hook(made.object) }
             return made
@@ -210,7 +210,7 @@ extension FactoryBox {
     /// unfulfilled promise, or a circular dependency this resolution would close in the current task.
     func checkResolvableAsync(_ parameter: any Sendable = ()) throws(ResolutionError) {
         let world = World.current
-        if let chain = TaskResolutionState.cycle(closedBy: self) {
+        if let chain = TaskResolutionState.cycle(closedBy: self, with: parameter) {
             throw ResolutionError.circularDependency(chain, in: world)
         }
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)

@@ -10,8 +10,15 @@ func classInstance(in value: Any) -> AnyObject? {
         guard let wrapped = optional.wrappedValue else { return nil }
         unwrapped = wrapped
     }
-    return type(of: unwrapped) is AnyObject.Type ? unwrapped as AnyObject : nil
+    guard type(of: unwrapped) is AnyObject.Type else { return nil }
+    // A cast, not `unwrapped as AnyObject`: for an `Any` that holds an `any Error`, that conversion gives the error
+    // existential's box, not the instance inside it, and the `shared` scope would keep the box (issue 32).
+    return dynamicCast(unwrapped, to: AnyObject.self)
 }
+
+/// `value` cast to `U`, as a runtime cast: generic, so the compiler does not fold a cast to `AnyObject` into a
+/// conversion that always succeeds.
+private func dynamicCast<U>(_ value: Any, to _: U.Type) -> U? { value as? U }
 
 /// Whether `value` is an optional that holds nothing: `nil` is never cached.
 func isNil(_ value: Any) -> Bool {

@@ -5,7 +5,7 @@ extension FactoryBox {
     /// depth and the cycle chain for this thread: the hook is a part of making the instance.
     func runClosure(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
-        let tracked = enterClosure()
+        let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }
         if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }  // no hook: see plainClosure
@@ -73,12 +73,14 @@ extension FactoryBox {
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         let target = instanceSlot(for: parameter, in: slot)
         // The chain names a cycle only while detection is on: for captive dependencies alone, it is kept unchecked.
-        let chain = CycleDetection.isOn ? CycleDetection.chain : []
+        let thread = ThreadResolutionState.current
+        let cycleStart = CycleDetection.isOn ? thread.cycleStart(closedBy: self, with: parameter) : nil
         // A kept instance runs no closure, so it closes no cycle: a factory that keeps one instance per parameter
         // value may try its own instance for another value.
         let kept = kind != .unique && kind != .graph ? liveInstance(in: target, world: world) : nil
         let isMakingIt = target.reading { $0.creation.isClaimedByCurrentThread }
-        if kept == nil && (chain.contains(where: { $0 === self }) || isMakingIt) {
+        if kept == nil && (cycleStart != nil || isMakingIt) {
+            let chain = CycleDetection.isOn ? Array(thread.chain[(cycleStart ?? 0)...]) : []
             throw ResolutionError.circularDependency(chain + [self], in: world)
         }
         if isPromised && !slot.hasRegistration && kept == nil && !hasContext(in: world) {
@@ -111,12 +113,12 @@ extension FactoryBox {
         definition.contexts.contains { $0.condition.holds(in: world.runContext) }
     }
 
-    /// Records that this factory's closure is about to run on this thread. Returns whether it joined the cycle
-    /// chain, for ``leaveClosure(_:)``.
-    func enterClosure() -> Bool {
+    /// Records that this factory's closure is about to run on this thread, with the parameter at `parameter`.
+    /// Returns whether it joined the cycle chain, for ``leaveClosure(_:)``.
+    func enterClosure(with parameter: UnsafeRawPointer) -> Bool {
         let depth = ThreadResolutionState.enter()
         if depth > ThreadResolutionState.depthLimit { Report.tooDeep(self, depth: depth) }
-        return CycleDetection.enter(self)
+        return CycleDetection.enter(self, with: parameter)
     }
 
     /// Records that the closure of the matching ``enterClosure()`` returned.
