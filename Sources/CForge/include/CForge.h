@@ -171,8 +171,6 @@ static inline intptr_t forge_depth_enter(void) { return ++forge_thread.depth; }
 /// A factory closure returned; returns the new depth, 0 at the end of a top-level resolution.
 static inline intptr_t forge_depth_leave(void) { return --forge_thread.depth; }
 static inline intptr_t forge_depth(void) { return forge_thread.depth; }
-/// For a thread that goes on with another thread's resolution (a `tryResolve` run on a thread of its own).
-static inline void forge_set_depth(intptr_t depth) { forge_thread.depth = depth; }
 static inline bool forge_has_graph(void) { return forge_thread.hasGraph != 0; }
 static inline void forge_set_has_graph(bool value) { forge_thread.hasGraph = value; }
 

@@ -108,7 +108,7 @@ extension Prewarming {
                     made.resume()
                 }
             }
-            deferred.report(into: nil)
+            deferred.report()
         case .mainActor:
             let box = box
             await MainActor.run { World.inWorld(world) { _ = box.resolveObject(.noParameter) } }

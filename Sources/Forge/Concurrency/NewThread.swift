@@ -1,4 +1,4 @@
-// Forge: threads Forge starts itself, for verify, a deep tryResolve and prewarm.
+// Forge: threads Forge starts itself, for verify and prewarm.
 internal import CForge
 
 /// A thread of Forge's own, detached, with the stack a process's main thread gets: what resolves on the main thread

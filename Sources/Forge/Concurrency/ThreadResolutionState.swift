@@ -127,81 +127,14 @@ final class ThreadResolutionState {
         return body(made)
     }
 
-    /// What a thread that goes on with this thread's resolution takes over (``adopt(_:)``), and what this thread
-    /// takes back when that one is done, or abandoned in the middle.
-    struct Continuation {
-        fileprivate let state: ThreadResolutionState
-        fileprivate let depth: Int
-        fileprivate let chain: [FactoryBox]
-        fileprivate let chainParameters: [UnsafeRawPointer]
-        fileprivate let traced: [String]
-        fileprivate let tracedInside: TaskResolutionState?
-        fileprivate let printed: [ResolutionEvent]
-        fileprivate let verification: Verification?
-        fileprivate let hasGraph: Bool
-        fileprivate let isRunningHook: Bool
-        fileprivate let isTraceSuspended: Bool
-        fileprivate let isSendingTrace: Bool
-        fileprivate let deferredProblems: DeferredProblems?
-        fileprivate let recording: GraphRecording?
-        fileprivate let openGraphRecordings: Int
-    }
-
-    /// The calling thread's resolution, for another thread to go on with while this one waits.
-    static func continuation() -> Continuation {
+    /// Ends the graph recordings that the calling thread, about to be abandoned in the middle of a resolution,
+    /// opened: their bodies never return, and while one counts, every resolution in the process takes the traced
+    /// path.
+    static func abandonGraphRecordings() {
         let state = current
-        return Continuation(
-            state: state, depth: depth, chain: state.chain, chainParameters: state.chainParameters,
-            traced: state.traced, tracedInside: state.tracedInside,
-            printed: state.printed, verification: state.verification, hasGraph: forge_has_graph(),
-            isRunningHook: state.isRunningHook, isTraceSuspended: state.isTraceSuspended,
-            isSendingTrace: state.isSendingTrace, deferredProblems: state.deferredProblems, recording: state.recording,
-            openGraphRecordings: state.openGraphRecordings)
-    }
-
-    /// Goes on with `continuation` on the calling thread, a new one with no state of its own yet: its chain, graph,
-    /// trace and depth are the waiting thread's, and what it adds to them is that thread's.
-    static func adopt(_ continuation: Continuation) {
-        forge_set_thread_object(Unmanaged.passRetained(continuation.state).toOpaque()) { raw in
-            Unmanaged<ThreadResolutionState>.fromOpaque(raw).release()
-        }
-        forge_set_depth(continuation.depth)
-        forge_set_has_graph(continuation.hasGraph)
-    }
-
-    /// Takes back, on the thread that waited, what `continuation` says: the chain, trace, hook flags and
-    /// verification as they were before (the other thread may have stopped in the middle of a resolution, or of a
-    /// hook), the events `printTree` prints as they were unless the other thread `finished` (then what it added is
-    /// a part of this thread's tree), and the graph as it is now: the instances the other thread added to it belong
-    /// to this thread's top-level resolution, or, outside one, are let go now.
-    static func resume(_ continuation: Continuation, finished: Bool) {
-        let state = continuation.state
-        state.chain = continuation.chain
-        state.chainParameters = continuation.chainParameters
-        state.traced = continuation.traced
-        state.tracedInside = continuation.tracedInside
-        if !finished { state.printed = continuation.printed }
-        state.verification = continuation.verification
-        state.isRunningHook = continuation.isRunningHook
-        state.isTraceSuspended = continuation.isTraceSuspended
-        state.isSendingTrace = continuation.isSendingTrace
-        state.deferredProblems = continuation.deferredProblems
-        state.recording = continuation.recording
-        forge_set_has_graph(!state.graphInstances.isEmpty)
-        if continuation.depth == 0 && forge_has_graph() {
-            forge_set_has_graph(false)
-            state.emptyGraph()
-        }
-    }
-
-    /// Ends the graph recordings that the calling thread, about to be abandoned in the middle of a resolution, opened
-    /// since `continuation` was taken (since it started, without one): their bodies never return, and while one
-    /// counts, every resolution in the process takes the traced path.
-    static func abandonGraphRecordings(above continuation: Continuation?) {
-        let state = current
-        let open = state.openGraphRecordings - (continuation?.openGraphRecordings ?? 0)
+        let open = state.openGraphRecordings
         guard open > 0 else { return }
-        state.openGraphRecordings -= open
+        state.openGraphRecordings = 0
         TraceHook.change { hook, _ in hook.recordings -= open }
     }
 

@@ -104,12 +104,11 @@ enum CaptiveDependencies {
         if let problem = problem(resolving: dependency) { report(problem) }
     }
 
-    /// ``check(_:)`` for a `tryResolve()` that returns a kept instance on the calling thread: what `.stop` would
-    /// stop the process with is thrown instead (inside `verify`, it is recorded there).
-    static func checkThrowing(_ dependency: FactoryBox) throws(ResolutionError) {
-        guard let problem = problem(resolving: dependency) else { return }
-        if policy == .stop && ThreadResolutionState.current.verification?.enclosingVerify == nil { throw problem }
-        report(problem)
+    /// The captive dependency that resolving `dependency` now would stop the process with, for `tryResolve()` to
+    /// throw instead: only under `.stop`, and outside `verify` (which records it and goes on).
+    static func problemToThrow(resolving dependency: FactoryBox) -> ResolutionError? {
+        guard policy == .stop && Verification.current == nil else { return nil }
+        return problem(resolving: dependency)
     }
 
     /// The captive dependency that resolving `dependency` now would make, if any: the first (longest-lived) of the
@@ -134,8 +133,8 @@ enum CaptiveDependencies {
 
     private static func report(_ problem: ResolutionError) {
         let thread = ThreadResolutionState.current
-        // Into the innermost `verify` this resolution runs in, through any `tryResolve()` between them.
-        if let verification = thread.verification?.enclosingVerify {
+        // Into the `verify` this resolution runs in, on its thread or in its task.
+        if let verification = Verification.current {
             verification.record(problem)
             return
         }

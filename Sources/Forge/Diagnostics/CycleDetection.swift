@@ -35,13 +35,12 @@ enum CycleDetection {
 
     /// Appends `factory`, resolved with the parameter `parameter` points to, to this thread's chain; first, with
     /// `checkingForCycles` or inside `verify` (which finds cycles whatever the switch says), reports the cycle it
-    /// would close. Beneath a `tryResolve()` in a `verify` body, the switch decides, as it does for that
-    /// `tryResolve()` elsewhere.
+    /// would close.
     private static func record(_ factory: FactoryBox, with parameter: UnsafeRawPointer, checkingForCycles: Bool)
         -> Bool
     {
         let thread = ThreadResolutionState.current
-        let checks = checkingForCycles || thread.verification?.purpose == .verify
+        let checks = checkingForCycles || Verification.current != nil
         if checks, let start = thread.cycleStart(closedBy: factory, with: parameter) {
             Report.circularDependency(Array(thread.chain[start...]) + [factory])
         }

@@ -49,11 +49,20 @@ enum Report {
                 factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
     }
 
-    /// Stops the process with `problem`'s message; inside ``SharedContainer/Diagnostics/verify(fileID:line:_:)`` or a
-    /// ``Factory/tryResolve()`` that runs closures, records it and parks the thread instead (``Verification``).
+    /// Stops the process with `problem`'s message; on the thread of a
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)``, records it and parks the thread instead
+    /// (``Verification``). Met elsewhere inside a `verify` (on the main actor), the message says why it stops.
     static func stop(_ problem: ResolutionError) -> Never {
         if let verification = ThreadResolutionState.current.verification { verification.abandon(with: problem) }
-        fatalError(problem.description)
+        guard Verification.inTask != nil else { fatalError(problem.description) }
+        fatalError(
+            problem.description + """
+
+                Container.Diagnostics.verify met this on a thread it does not own (the main actor's, or a thread \
+                that its body started), which it cannot park, and a closure that cannot throw cannot return it: the \
+                process stops. Check a root whose closures run on the main actor in an exit test (the Testing \
+                article shows how).
+                """)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.

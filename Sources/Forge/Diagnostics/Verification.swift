@@ -23,9 +23,9 @@ extension SharedContainer.Diagnostics {
 
     /// Resolves what `body` resolves in an isolated world of its own, on a thread of its own, and reports every
     /// wiring mistake under it instead of stopping the process: missing promises, circular dependencies (found
-    /// whether or not ``detectsCycles`` is on) and captive dependencies (whatever ``captiveDependencies`` says), each
-    /// with its chain. A problem that a `tryResolve()` in the graph throws is its closure's to handle, and is not in
-    /// the report.
+    /// whether or not ``detectsCycles`` is on), nesting too deep and captive dependencies (whatever
+    /// ``captiveDependencies`` says), each with its chain. A problem that a `tryResolve()` in the graph throws is its
+    /// closure's to handle, and is not in the report.
     ///
     /// ```swift
     /// @Test func theAppIsWired() {
@@ -39,24 +39,74 @@ extension SharedContainer.Diagnostics {
     /// makes stays in that world: the caller's scopes are untouched.
     ///
     /// A problem that would stop the process ends the resolution there: the report has it and every captive
-    /// dependency met before it. The thread that ran `body` is left parked for the rest of the process, with what it
-    /// held; a test run can afford it, an app should not verify at run time:
+    /// dependency met before it. The closures above it cannot throw, so the resolution cannot return through them:
+    /// the thread that ran `body` is left parked for the rest of the process, with what it held. That one thread is
+    /// the price of checking closures that cannot throw; a test run can afford it, an app should not verify at run
+    /// time:
     ///
     /// - the creations it had claimed are made anew by whoever asks for them next, a `@LazyInjected` property's
     ///   first value included;
     /// - but a `static let` or global whose initializer was running beneath it (`static let shared = Model()`, whose
     ///   initializer resolved the missing promise) stays uninitialized, and a thread that reads it later waits
     ///   forever, as Swift makes it wait for an initializer that never returns. Verify the factories such an
-    ///   initializer resolves instead;
-    /// - its world stays alive, and while any isolated world does, every resolution takes Forge's slower path.
+    ///   initializer resolves instead.
     ///
-    /// To find the problems of several roots, verify each root on its own. Problems met on other threads that `body`
-    /// starts are not caught; `body` must not need the calling thread (it waits), nor the main actor if you call
-    /// this from it. Call it after `registerAllServices()` (in a test, say), not inside it: what it registers is
-    /// not in force yet.
+    /// When it returns, nothing of it slows the process: its world ends, even when the parked thread still holds it.
+    ///
+    /// To find the problems of several roots, verify each root on its own. A problem met on another thread that
+    /// `body` starts stops the process, as it would outside `verify`; a captive dependency met there is reported.
+    /// `body` must not need the calling thread (it waits), nor the main actor if you call this from it: for a
+    /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-(_,_,()async->Void)``. Call it after
+    /// `registerAllServices()` (in a test, say), not inside it: what it registers is not in force yet.
+    @_disfavoredOverload  // in an async context, `verify { @MainActor in … }` must find the async form
     public static func verify(
         fileID: String = #fileID, line: Int = #line, _ body: @escaping @Sendable () -> Void
     ) -> VerificationReport {
+        let world = verificationWorld(fileID: fileID, line: line)
+        return VerificationReport(problems: Verification.run(in: world, body))
+    }
+
+    /// Resolves what the async `body` resolves in an isolated world of its own, and reports every wiring mistake
+    /// under it instead of stopping the process, as the synchronous form does, beneath plain, parameter and async
+    /// factories alike: for an app whose root is async, or `@MainActor`.
+    ///
+    /// ```swift
+    /// @Test func theDatabaseIsWired() async {
+    ///     let report = await Container.Diagnostics.verify { _ = await Container.database() }
+    ///     #expect(report.problems.isEmpty, "\(report)")
+    /// }
+    ///
+    /// @Test func theCoordinatorIsWired() async {
+    ///     let report = await Container.Diagnostics.verify { @MainActor in _ = Container.coordinator() }
+    ///     #expect(report.problems.isEmpty, "\(report)")
+    /// }
+    /// ```
+    ///
+    /// `body` and the nonisolated async code it awaits (async factories' closures, and the plain factories they
+    /// resolve) run on a thread of `verify`'s own, its task executor: a problem met there ends the resolution, is
+    /// reported, and leaves that one thread parked, never one of Swift's cooperative threads or the main thread.
+    ///
+    /// A `@MainActor` body, or a `@MainActor` factory's closure, runs on the main actor, which cannot be parked.
+    /// What `verify` reports from there:
+    /// - captive dependencies, wherever they are met;
+    /// - every problem beneath an async factory the main-actor code awaits: that factory's closure runs on
+    ///   `verify`'s thread.
+    ///
+    /// What it cannot: a problem met on the main thread itself (a promise missing beneath a plain factory that a
+    /// main-actor closure resolves, say) cannot be returned through that closure, and stops the process with its
+    /// message, which says where it was met. Check such roots in an exit test, which runs them in a child process
+    /// (the Testing article shows how).
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public static func verify(
+        fileID: String = #fileID, line: Int = #line, _ body: @escaping @isolated(any) @Sendable () async -> Void
+    ) async -> VerificationReport {
+        let world = verificationWorld(fileID: fileID, line: line)
+        return VerificationReport(problems: await Verification.run(in: world, body))
+    }
+
+    /// The world a `verify` at `fileID`:`line` runs in, from the registrations in force; stops the process when
+    /// called inside `registerAllServices()`.
+    private static func verificationWorld(fileID: String, line: Int) -> World {
         if AutoRegistration.isRunningOnThisThread {
             Report.misuse(
                 "Container.Diagnostics.verify (\(fileID):\(line))",
@@ -65,90 +115,124 @@ extension SharedContainer.Diagnostics {
                 and which the verifying thread would wait for. Verify the graph after it, for example in a test.
                 """)
         }
-        let world = World.makeIsolated(
+        return World.makeIsolated(
             named: "verify", runContext: nil, at: "\(fileID):\(line)", fromRegistrationsInForce: true)
-        return VerificationReport(problems: Verification.run(.verify, in: world, body))
     }
 }
 
-/// A resolution run on a thread of its own, on which a problem that would stop the process is recorded instead, and
-/// ends the resolution: one ``SharedContainer/Diagnostics/verify(fileID:line:_:)``, or one ``Factory/tryResolve()``
-/// that had to run closures. The thread that runs it knows it through ``ThreadResolutionState/verification``, and
-/// ``Report`` records a problem there instead of stopping the process.
+/// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)``: a resolution on a thread of its own, on which a
+/// problem that would stop the process is recorded instead, and ends the resolution. Its thread knows it through
+/// ``ThreadResolutionState/verification``, the tasks of an async body through ``inTask``; ``Report`` records a
+/// problem met on its thread instead of stopping the process, and says where else one was met.
 ///
 /// A resolution that met such a problem cannot go on, nor return through the closures above it, which cannot throw:
 /// its thread records the problem, marks itself abandoned (``WaitsFor/abandonCurrentThread()``), so that other
-/// threads take over the creations it claimed, and parks for good, keeping what its stack holds.
-final class Verification: @unchecked Sendable {
-    // @unchecked: `purpose`, `world`, `body`, `caller` and `chain` are immutable; the rest is in `state`, behind its
-    // lock.
-    enum Purpose {
-        /// `verify`: captive dependencies are recorded, whatever the policy says, and the resolution goes on.
-        case verify
-        /// `tryResolve()`: captive dependencies follow the policy; `.stop` ends the resolution, which throws.
-        case tryResolve
-    }
-
-    let purpose: Purpose
+/// threads take over the creations it claimed, and parks for good, keeping what its stack holds. Its world is ended
+/// then (``World/end()``): the parked thread holds it, and a world that lived on would keep every resolution in the
+/// process on the slower path.
+final class Verification: Sendable {
     private let world: World
-    private let body: @Sendable () -> Void
-    /// The thread that waits for this one.
-    private let caller = ThreadIdentity.current
-    /// For `tryResolve`, the resolution of the waiting thread, which this one goes on with: its chain (a cycle
-    /// through the factories it is making is found), its graph, its trace and its depth.
-    private let continuation: ThreadResolutionState.Continuation?
-    /// The verification the calling thread ran in when this one started, if any: a `tryResolve()` inside a `verify`
-    /// body has one.
-    private let outer: Verification?
-    /// For `tryResolve`, the problems for a test's world met on this verification's thread, which the calling
-    /// thread reports when it goes on.
-    private let deferred = DeferredProblems()
-    /// For `tryResolve`, the calling task's async resolution and graph recording, if any: task-locals, which do not
-    /// reach a thread of its own unless it binds them (a sync factory resolved beneath an async factory's closure
-    /// is a part of that async resolution, and of the graph `Diagnostics.graph`'s async form records).
-    private let callerTask: TaskResolutionState?
-    private let callerGraph: GraphRecording?
+    /// An async body's ``VerificationExecutor`` (`AnyObject`: that type is not available on every OS this one is).
+    private let executor: (AnyObject & Sendable)?
     private struct State {
         var problems: [ResolutionError] = []
         var isFinished = false
+        var wasAbandoned = false
+        /// An async `verify`, waiting for the end.
+        var waiter: UnsafeContinuation<Void, Never>?
     }
     private let state = Locked(State())
 
-    private init(_ purpose: Purpose, world: World, body: @escaping @Sendable () -> Void) {
-        self.purpose = purpose
+    /// The verification whose async body the current task runs, in its own tasks and those it starts: what is met
+    /// on a thread it does not own (the main actor's) is reported, or said to be met there.
+    @TaskLocal static var inTask: Verification?
+
+    /// The verification the calling thread runs, or else the current task's.
+    static var current: Verification? { ThreadResolutionState.current.verification ?? inTask }
+
+    private init(world: World, executor: (AnyObject & Sendable)? = nil) {
         self.world = world
-        self.body = body
-        continuation = purpose == .tryResolve ? ThreadResolutionState.continuation() : nil
-        outer = ThreadResolutionState.current.verification
-        callerTask = purpose == .tryResolve ? TaskResolutionState.current : nil
-        callerGraph = purpose == .tryResolve ? GraphRecording.current : nil
+        self.executor = executor
     }
 
-    /// This verification if it is a `verify`, else the innermost `verify` around it.
-    var enclosingVerify: Verification? {
-        var verification: Verification? = self
-        while let current = verification, current.purpose != .verify { verification = current.outer }
-        return verification
+    /// Starts a task that runs `operation` as a part of the current resolution: on the executor of the async `verify`
+    /// the current task runs in, if any, so that what it meets is met on that executor's thread.
+    static func startTask(_ operation: sending @escaping @isolated(any) () async -> Void) {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            let executor = inTask?.executor as? VerificationExecutor
+        {
+            Task(executorPreference: executor, operation: operation)
+        } else {
+            Task(operation: operation)
+        }
     }
 
     /// Runs `body` in `world`, on a thread of its own, while the calling thread waits; returns every problem
-    /// recorded, ending with the one that ended the resolution, if any. `tryResolve` runs it in the current world, as
-    /// a part of the calling thread's resolution.
-    static func run(_ purpose: Purpose, in world: World, _ body: @escaping @Sendable () -> Void) -> [ResolutionError] {
-        let verification = Verification(purpose, world: world, body: body)
-        // Chains are recorded while it runs: they name the factories above a problem, and captive dependencies.
-        CaptiveDependencies.verifying(1)
-        defer { CaptiveDependencies.verifying(-1) }
-        verification.runOnAThreadOfItsOwn()
-        let problems = verification.problems
-        if let continuation = verification.continuation {
-            ThreadResolutionState.resume(continuation, finished: problems.isEmpty)
-            verification.deferred.report(into: ThreadResolutionState.current.deferredProblems)
+    /// recorded, ending with the one that ended the resolution, if any.
+    static func run(in world: World, _ body: @escaping @Sendable () -> Void) -> [ResolutionError] {
+        let verification = Verification(world: world)
+        let caller = ThreadIdentity.current
+        return verification.running {
+            NewThread.start(for: "Container.Diagnostics.verify") {
+                // The calling thread waits for this one: if this one needs an instance the caller is making, that
+                // is a cycle, found as one across threads, not a wait that never ends.
+                _ = WaitsFor.record(caller, waitingFor: .current, on: ObjectIdentifier(verification))
+                ThreadResolutionState.current.verification = verification
+                $inTask.withValue(verification) { World.inWorld(world) { body() } }
+                verification.finish()
+            }
+            while true {
+                let ticket = Parking.ticket()
+                if verification.state.reading({ $0.isFinished }) { break }
+                Parking.wait(ticket)
+            }
+            WaitsFor.forget(ObjectIdentifier(verification))
         }
-        return problems
     }
 
-    var problems: [ResolutionError] { state.reading { $0.problems } }
+    /// Runs the async `body` in `world`, on a task executor with a thread of its own, and returns every problem
+    /// recorded, ending with the one that ended the resolution, if any.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    static func run(in world: World, _ body: @escaping @isolated(any) @Sendable () async -> Void) async
+        -> [ResolutionError]
+    {
+        let executor = VerificationExecutor()
+        let verification = Verification(world: world, executor: executor)
+        executor.start(runningAPartOf: verification)
+        return await verification.running { () async in
+            await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
+                verification.state.withLock { $0.waiter = done }
+                Task(executorPreference: executor) {
+                    await $inTask.withValue(verification) { await World.inWorld(world) { await body() } }
+                    verification.finish()
+                }
+            }
+            executor.stop()
+        }
+    }
+
+    /// Counts this verification among those that look for captive dependencies while `wait` runs, then ends its
+    /// world if its thread was abandoned, and returns what it recorded.
+    private func running(_ wait: () -> Void) -> [ResolutionError] {
+        // Chains are recorded while it runs: they name the factories above a problem, and captive dependencies.
+        CaptiveDependencies.verifying(1)
+        wait()
+        CaptiveDependencies.verifying(-1)
+        return ended()
+    }
+
+    private func running(_ wait: () async -> Void) async -> [ResolutionError] {
+        CaptiveDependencies.verifying(1)
+        await wait()
+        CaptiveDependencies.verifying(-1)
+        return ended()
+    }
+
+    private func ended() -> [ResolutionError] {
+        let (problems, wasAbandoned) = state.reading { ($0.problems, $0.wasAbandoned) }
+        if wasAbandoned { world.end() }
+        return problems
+    }
 
     /// Records `problem`, once per chain.
     func record(_ problem: ResolutionError) {
@@ -162,38 +246,23 @@ final class Verification: @unchecked Sendable {
     /// and cannot return either. What it claimed is taken over by the threads that ask for it.
     func abandon(with problem: ResolutionError) -> Never {
         record(problem)
-        ThreadResolutionState.abandonGraphRecordings(above: continuation)
+        ThreadResolutionState.abandonGraphRecordings()
         WaitsFor.abandonCurrentThread()
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            (executor as? VerificationExecutor)?.abandon()
+        }
+        state.withLock { $0.wasAbandoned = true }
         finish()
         forge_block_forever()
     }
 
-    /// Runs the body on a new thread, in the world, and returns when it finished or was abandoned.
-    private func runOnAThreadOfItsOwn() {
-        NewThread.start(for: purpose == .verify ? "Container.Diagnostics.verify" : "tryResolve()") { self.run() }
-        while true {
-            let ticket = Parking.ticket()
-            if state.reading({ $0.isFinished }) { break }
-            Parking.wait(ticket)
-        }
-        WaitsFor.forget(ObjectIdentifier(self))
-    }
-
-    private func run() {
-        // The calling thread waits for this one: if this one needs an instance the caller is making, that is a
-        // cycle, found as one across threads, not a wait that never ends.
-        _ = WaitsFor.record(caller, waitingFor: .current, on: ObjectIdentifier(self))
-        if let continuation { ThreadResolutionState.adopt(continuation) }
-        ThreadResolutionState.current.verification = self
-        if continuation != nil { ThreadResolutionState.current.deferredProblems = deferred }
-        TaskResolutionState.$current.withValue(callerTask) {
-            GraphRecording.$current.withValue(callerGraph) { World.inWorld(world) { body() } }
-        }
-        finish()
-    }
-
     private func finish() {
-        state.withLock { $0.isFinished = true }
+        let waiter = state.withLock { state in
+            defer { state.waiter = nil }
+            state.isFinished = true
+            return state.waiter
+        }
         Parking.wakeAll()
+        waiter?.resume()
     }
 }

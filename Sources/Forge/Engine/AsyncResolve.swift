@@ -146,7 +146,8 @@ extension FactoryBox {
                 }
             case .start(let creation, let epoch):
                 let parameter = SendableParameter(value: parameter)
-                Task {
+                // Inside an async `verify`, on its executor: what the creation meets is met on a thread it can park.
+                Verification.startTask {
                     await self.create(creation, parameter.value, in: cell, of: slot, world: world, startedAt: epoch)
                 }
                 switch try await creation.outcome(cancellable: throwsOnCancellation) {

@@ -33,60 +33,58 @@ extension FactoryBox {
         definition.isOptional && unsafeDowncast(made, to: ValueHolder.self).isNil
     }
 
-    /// Resolves the factory with `parameter` as ``resolveObject(_:)`` does, but throws what the resolution would stop
-    /// the process with, however deep beneath: an unfulfilled promise, a circular dependency, nesting too deep, or a
-    /// captive dependency under the `.stop` policy.
-    ///
-    /// A resolution that would run closures runs on a thread of its own, as a part of the calling thread's, which
-    /// waits (``Verification``); a problem there leaves that thread parked for good.
+    /// Resolves the factory with `parameter` as ``resolveObject(_:)`` does, on the calling thread, after checking
+    /// what can be told of this factory before its closure runs; throws that instead of stopping the process: an
+    /// unfulfilled promise, a circular dependency back to a factory this thread is making, nesting too deep, or,
+    /// under the `.stop` policy, a captive dependency. What its closure resolves is resolved as a plain call
+    /// resolves it: a problem there stops the process. `verify` is the deep check.
     func tryResolveObject(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject {
         let kept = try checkResolvable(parameter)
-        // Inside registerAllServices(), another thread would wait for it: this factory is checked alone.
-        if AutoRegistration.isRunningOnThisThread { return resolveObject(parameter) }
+        if CaptiveDependencies.isChecking, let problem = CaptiveDependencies.problemToThrow(resolving: self) {
+            throw problem
+        }
         // The kept instance, returned as it was read, with what a hit does besides (its captive check and its
-        // decorator), not resolved again: it may be gone by then (expired, reset, or let go of), and a resolution
-        // that runs closures on this thread would stop the process where it should throw. While a trace or a graph
-        // records, the resolution runs on a thread of its own below, and is traced there.
-        if let kept, !TraceHook.isActive {
-            if CaptiveDependencies.isChecking { try CaptiveDependencies.checkThrowing(self) }
-            if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(kept)) }
-            return kept
-        }
-        let handOff = HandOff(parameter)
-        let problems = Verification.run(.tryResolve, in: World.current) {
-            handOff.object = self.resolveObject(handOff.parameter)
-        }
-        if let problem = problems.last { throw problem }
-        return handOff.object!
+        // decorator), not resolved again: it may be gone by then (expired, reset, or let go of), and a promised
+        // factory's resolution would then stop the process where this one checked it could go. While a trace or a
+        // graph records, the resolution below is traced.
+        guard let kept, !TraceHook.isActive else { return resolveObject(parameter) }
+        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
+        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(kept)) }
+        return kept
     }
 
     /// Throws what resolving this factory with `parameter` now would stop the process with, as far as can be told
-    /// before: an unfulfilled promise, or a circular dependency this resolution would close. Returns the kept
-    /// instance a resolution now would return, running no closure, as the factory's representation keeps it.
+    /// before its closure runs: an unfulfilled promise, a circular dependency back to a factory this thread is making
+    /// (through the cycle chain, while detection is on, or the scope's claim on the instance), or nesting too deep.
+    /// Returns the kept instance a resolution now would return, running no closure, as the factory's representation
+    /// keeps it.
     @discardableResult
     func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject? {
         let world = World.current
-        if ThreadResolutionState.depth >= ThreadResolutionState.depthLimit {
-            throw ResolutionError.nestedTooDeep(
-                declaration, depth: ThreadResolutionState.depth + 1, limit: ThreadResolutionState.depthLimit, in: world)
-        }
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         let target = instanceSlot(for: parameter, in: slot)
+        // A kept instance runs no closure: it closes no cycle and nests nothing, so a factory that keeps one instance
+        // per parameter value may try its own instance for another value.
+        if kind != .unique && kind != .graph, let kept = liveInstance(in: target, world: world) { return kept }
+        let depth = ThreadResolutionState.depth
+        if depth >= ThreadResolutionState.depthLimit {
+            throw ResolutionError.nestedTooDeep(
+                declaration, depth: depth + 1, limit: ThreadResolutionState.depthLimit, in: world)
+        }
         // The chain names a cycle only while detection is on: for captive dependencies alone, it is kept unchecked.
-        let thread = ThreadResolutionState.current
-        let cycleStart = CycleDetection.isOn ? thread.cycleStart(closedBy: self, with: parameter) : nil
-        // A kept instance runs no closure, so it closes no cycle: a factory that keeps one instance per parameter
-        // value may try its own instance for another value.
-        let kept = kind != .unique && kind != .graph ? liveInstance(in: target, world: world) : nil
-        let isMakingIt = target.reading { $0.creation.isClaimedByCurrentThread }
-        if kept == nil && (cycleStart != nil || isMakingIt) {
-            let chain = CycleDetection.isOn ? Array(thread.chain[(cycleStart ?? 0)...]) : []
-            throw ResolutionError.circularDependency(chain + [self], in: world)
+        if depth > 0 || CycleDetection.isOn {
+            let thread = ThreadResolutionState.current
+            let cycleStart = CycleDetection.isOn ? thread.cycleStart(closedBy: self, with: parameter) : nil
+            if cycleStart != nil || target.reading({ $0.creation.isClaimedByCurrentThread }) {
+                let chain = CycleDetection.isOn ? Array(thread.chain[(cycleStart ?? 0)...]) : []
+                throw ResolutionError.circularDependency(chain + [self], in: world)
+            }
         }
-        if isPromised && !slot.hasRegistration && kept == nil && !hasContext(in: world) {
-            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
+        if isPromised && !slot.hasRegistration && !hasContext(in: world) {
+            let chain = depth > 0 ? CycleDetection.chain.map(\.declaration) + [declaration] : []
+            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, chain: chain, in: world)
         }
-        return kept
+        return nil
     }
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
@@ -195,14 +193,4 @@ extension FactoryBox {
         if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
         return made
     }
-}
-
-/// What ``FactoryBox/tryResolveObject(_:)`` hands the thread that resolves, and what that thread hands back.
-private final class HandOff: @unchecked Sendable {
-    // @unchecked: the thread that made it waits while the other one uses it, and reads `object` once that one is
-    // done. The parameter stays valid while it waits; a thread parked for good never reads it again.
-    let parameter: UnsafeRawPointer
-    var object: AnyObject?
-
-    init(_ parameter: UnsafeRawPointer) { self.parameter = parameter }
 }

@@ -1,4 +1,5 @@
-// What a deep tryResolve() gives back to the calling thread, and what it reports where: the third review's findings.
+// tryResolve() runs on the calling thread: what it gives back there, and what it reports where. The third review's
+// findings, from when tryResolve() ran closures on a thread of its own, kept as what tryResolve() and verify promise.
 import Dispatch
 import ForgeTesting
 import Testing
@@ -56,27 +57,23 @@ extension Container {
     fileprivate static let tcAsyncTryingKept = AsyncFactory { Holder(try? Container.tcKeptForAsync.tryResolve()) }
 }
 
-@Suite struct TryResolveContinuationTests {
+@Suite struct TryResolveEdgeTests {
     /// Whether `issue` is the captive dependency of `Factory<Keeper>` that the trait tests below expect.
     static func isKeeperCaptive(_ issue: Issue) -> Bool {
         issue.comments.map(\.rawValue).joined().contains("captive dependency. Factory<Keeper>")
     }
 
-    @Test("A tryResolve() abandoned inside the decorator leaves the calling thread's resolutions decorated")
+    @Test("A verify abandoned inside the decorator leaves the calling thread's resolutions decorated")
     func hookFlagsComeBack() async {
         await #expect(processExitsWith: .success) {
             _ = Container.tcInner()  // AutoRegistering runs first, undecorated
             Container.Decorator.decorate = { _ in
                 if decorations.increment() == 1 { _ = Container.tcPromised() }
             }
-            do throws(ResolutionError) {
-                _ = try Container.tcPlain.tryResolve()
-                preconditionFailure("tryResolve() returned")
-            } catch {
-                precondition(error.kind == .promiseNotFulfilled, "\(error.kind)")
-            }
+            let report = Container.Diagnostics.verify { _ = Container.tcPlain() }
+            precondition(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
             let before = decorations.value
-            _ = Container.tcPlain()
+            _ = try? Container.tcPlain.tryResolve()
             _ = Container.tcPlain()
             precondition(decorations.value == before + 2, "decorated \(decorations.value - before) of 2")
         }
@@ -168,12 +165,13 @@ extension Container {
         }
     }
 
-    @Test("A tryResolve() abandoned inside a graph recording ends the recording")
+    @Test("A verify abandoned inside a graph recording ends the recording")
     func abandonedGraphRecordingEnds() async {
         await #expect(processExitsWith: .success) {
             Container.Diagnostics.captiveDependencies = .off
             precondition(!TraceHook.isActive)
-            precondition((try? Container.tcRecordsAGraph.tryResolve()) == nil)
+            let report = Container.Diagnostics.verify { _ = Container.tcRecordsAGraph() }
+            precondition(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
             precondition(!TraceHook.isActive, "resolutions still take the traced path")
             precondition(ThreadResolutionState.current.recording == nil, "the thread still records")
         }

@@ -1,0 +1,126 @@
+// verify for async and @MainActor roots: the async form runs its body on a thread of its own, which a problem parks
+// instead of one of Swift's cooperative threads or the main thread; what main-actor closures meet on the main thread
+// is reported when it can be (captive dependencies), and stops the process with a message that says why when not.
+import Foundation
+import Testing
+
+@testable import Forge
+
+extension SharedContainer.Scope {
+    fileprivate static let verifySession = Cached(name: "verifySession")
+}
+
+private final class Leaf: Sendable {}
+private final class Branch: Sendable {
+    let leaf: Leaf
+    init(_ leaf: Leaf) { self.leaf = leaf }
+}
+private final class VerifiedService: Sendable {
+    let branch: Branch
+    init(_ branch: Branch) { self.branch = branch }
+}
+@MainActor private final class Coordinator {
+    let parts: [AnyObject]
+    init(_ parts: [AnyObject]) { self.parts = parts }
+}
+
+extension Container {
+    /// An async root with a plain promise two levels down: asyncRoot -> asyncBranch (cached) -> promisedLeaf.
+    fileprivate static let promisedLeaf = Factory<Leaf>.promised()
+    fileprivate static let asyncBranch = AsyncFactory(scope: .cached) { Branch(promisedLeaf()) }
+    fileprivate static let asyncRoot = AsyncFactory { VerifiedService(await asyncBranch()) }
+    /// An async root with an async promise two levels down.
+    fileprivate static let promisedAsyncLeaf = AsyncFactory<Leaf>.promised()
+    fileprivate static let asyncBranchOfAsync = AsyncFactory { Branch(await promisedAsyncLeaf()) }
+    fileprivate static let asyncRootOfAsync = AsyncFactory { VerifiedService(await asyncBranchOfAsync()) }
+    fileprivate static let wiredAsyncRoot = AsyncFactory { VerifiedService(Branch(Leaf())) }
+
+    /// A main-actor root, a singleton that keeps a session's leaf: captive.
+    fileprivate static let sessionLeaf = Factory(scope: .verifySession) { Leaf() }
+    fileprivate static let coordinator = MainActorFactory(scope: .singleton) { Coordinator([sessionLeaf()]) }
+    /// A main-actor root that resolves a plain promise on the main thread.
+    fileprivate static let coordinatorOfPromise = MainActorFactory { Coordinator([promisedLeaf()]) }
+}
+
+/// The threads of this process, from /proc (Linux).
+private func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+}
+
+@Suite struct AsyncVerifyTests {
+    @Test func verifyOfAnAsyncRootFindsAPromiseTwoLevelsDown() async throws {
+        let report = await Container.Diagnostics.verify { _ = await Container.asyncRoot() }
+        let problem = try #require(report.problems.first, "\(report)")
+        #expect(report.problems.count == 1)
+        #expect(problem.kind == .promiseNotFulfilled)
+        #expect(problem.factory.hasPrefix("Factory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
+    }
+
+    @Test func verifyOfAnAsyncRootFindsAnAsyncPromiseTwoLevelsDown() async throws {
+        let report = await Container.Diagnostics.verify { _ = await Container.asyncRootOfAsync() }
+        let problem = try #require(report.problems.first, "\(report)")
+        #expect(problem.kind == .promiseNotFulfilled)
+        #expect(problem.factory.hasPrefix("AsyncFactory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
+    }
+
+    @Test func verifyOfAWiredAsyncRootReportsNothing() async {
+        let report = await Container.Diagnostics.verify { _ = await Container.wiredAsyncRoot() }
+        #expect(report.problems.isEmpty, "\(report)")
+    }
+
+    @Test func verifyOfAMainActorRootReportsACaptiveDependencyBeneathIt() async {
+        let report = await Container.Diagnostics.verify { @MainActor in _ = Container.coordinator() }
+        #expect(report.problems.map(\.kind) == [.captiveDependency], "\(report)")
+        #expect(report.problems.first?.chain.first?.hasPrefix("MainActorFactory<Coordinator>") == true)
+    }
+
+    @Test func verifyOfAMainActorRootFindsAProblemBeneathAnAsyncFactoryItAwaits() async {
+        let report = await Container.Diagnostics.verify { @MainActor in _ = await Container.asyncRoot() }
+        #expect(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
+    }
+
+    @Test("A problem a main-actor closure meets on the main thread stops the process, saying why")
+    func aProblemOnTheMainThreadStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await Container.Diagnostics.verify { @MainActor in _ = Container.coordinatorOfPromise() }
+        }
+        let text = standardError(result)
+        #expect(text.contains("Factory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
+        #expect(text.contains("met this on a thread it does not own"))
+    }
+
+    /// Three failing async verifies on a machine with two cores: had they parked threads of Swift's cooperative pool,
+    /// the third could not have run.
+    @Test("A failing async verify leaves one thread of its own parked, and no cooperative thread")
+    func aFailingAsyncVerifyParksOneThreadOfItsOwn() async {
+        await #expect(processExitsWith: .success) {
+            let before = threadCount()
+            for _ in 0..<3 {
+                let report = await Container.Diagnostics.verify { _ = await Container.asyncRoot() }
+                precondition(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
+            }
+            let after = threadCount()
+            precondition(before > 0 && after - before <= 3, "threads: \(before) before, \(after) after")
+        }
+    }
+
+    @Test("When a failing verify returns, no isolated world of it is left to slow the process")
+    func nothingOfAFailingVerifySlowsTheProcess() async {
+        await #expect(processExitsWith: .success) {
+            _ = Container.sessionLeaf()  // AutoRegistering has run
+            let flags = FastPathWord.current
+            precondition(!World.isolatedWorldsExist)
+            // The synchronous form, from a synchronous function: in an async context, `verify` is the async form.
+            func verifySynchronously() -> Container.Diagnostics.VerificationReport {
+                Container.Diagnostics.verify { _ = Container.promisedLeaf() }
+            }
+            let report = verifySynchronously()
+            precondition(report.problems.count == 1, "\(report)")
+            precondition(!World.isolatedWorldsExist, "the sync verify's world lives on")
+            let asyncReport = await Container.Diagnostics.verify { _ = await Container.asyncRoot() }
+            precondition(asyncReport.problems.count == 1, "\(asyncReport)")
+            precondition(!World.isolatedWorldsExist, "the async verify's world lives on")
+            precondition(FastPathWord.current == flags, "flags: \(flags) before, \(FastPathWord.current) after")
+        }
+    }
+}
