@@ -17,6 +17,6 @@ extension Container {
 // The sample of Sources/Forge/Forge.docc/Articles/Diagnostics.md, from here to the end.
 extension Container {
     static let checkout = Factory {
-        CheckoutModel(analytics: try? Container.analytics.tryResolve())   // nil when analytics' wiring is broken
+        CheckoutModel(analytics: try? Container.analytics.tryResolve())   // nil when analytics is not supplied
     }
 }

@@ -118,7 +118,10 @@ private func threadCount() -> Int {
         let report = Container.Diagnostics.verify { _ = Container.deepRoot() }
         let problem = try #require(report.problems.first)
         #expect(problem.kind == .promiseNotFulfilled)
-        #expect(problem.chain.map { $0.prefix(while: { $0 != " " }) } == ["Factory<Root>", "Factory<Branch>", "Factory<Leaf>"])
+        #expect(
+            problem.chain.map { $0.prefix(while: { $0 != " " }) } == [
+                "Factory<Root>", "Factory<Branch>", "Factory<Leaf>",
+            ])
     }
 
     @Test("A closure tries a promised dependency where it uses it, and does without it")

@@ -18,7 +18,10 @@ private actor TableActor {}
 private final class TableClassError: Error {}
 private struct TableStructError: Error, Equatable { let id: Int }
 private struct TableStruct: Equatable { let id: Int }
-private enum TableEnum: Equatable { case some(Int), none }
+private enum TableEnum: Equatable {
+    case some(Int)
+    case none
+}
 
 /// Numbers the values the table's value types are made with, so that a kept value is told from a new one.
 private let serial = Serial()
@@ -65,7 +68,8 @@ private func expectEveryScopeGivesBack<T>(
             Issue.record("\(T.self), \(name): tryResolve() threw \(error)", sourceLocation: sourceLocation)
             continue
         }
-        let keeps = scope === Container.Scope.cached || scope === Container.Scope.singleton
+        let keeps =
+            scope === Container.Scope.cached || scope === Container.Scope.singleton
             || (scope === Container.Scope.shared && holdsAClass)
         let expected = keeps ? 1 : 3
         #expect(made.values.count == expected, "\(T.self), \(name)", sourceLocation: sourceLocation)
@@ -95,49 +99,49 @@ private func expectTheTable() {
     let byIdentity: (Any, Any) -> Bool = { identity($0) != nil && identity($0) == identity($1) }
     expectEveryScopeGivesBack({ TableClass() }, holdsAClass: true, same: byIdentity)
     expectEveryScopeGivesBack({ TableConformer() as any TableProtocol }, holdsAClass: true, same: byIdentity)
-    expectEveryScopeGivesBack({ TableConformer() as any TableBase & TableProtocol }, holdsAClass: true, same: byIdentity)
+    expectEveryScopeGivesBack(
+        { TableConformer() as any TableBase & TableProtocol }, holdsAClass: true, same: byIdentity)
     expectEveryScopeGivesBack({ TableClass() as AnyObject }, holdsAClass: true, same: byIdentity)
-    expectEveryScopeGivesBack({ TableClass() as TableClass? }, holdsAClass: true) { byIdentity($0!, $1!) }
-    expectEveryScopeGivesBack({ TableClass() as TableClass?? }, holdsAClass: true) {
-        byIdentity($0!!, $1!!)
-    }
+    expectEveryScopeGivesBack({ TableClass() as TableClass? }, holdsAClass: true, same: { byIdentity($0!, $1!) })
+    expectEveryScopeGivesBack(
+        { TableClass() as TableClass?? }, holdsAClass: true,
+        same: { byIdentity($0!!, $1!!) })
     expectEveryScopeGivesBack({ TableGeneric(serial.next()) }, holdsAClass: true, same: byIdentity)
     expectEveryScopeGivesBack({ TableActor() }, holdsAClass: true, same: byIdentity)
     expectEveryScopeGivesBack({ TableActor() as any Actor }, holdsAClass: true, same: byIdentity)
     expectEveryScopeGivesBack({ NSObject() }, holdsAClass: true, same: byIdentity)
     expectEveryScopeGivesBack({ TableClassError() as any Error }, holdsAClass: true, same: byIdentity)
-    expectEveryScopeGivesBack({ TableClassError() as (any Error)? }, holdsAClass: true) {
-        byIdentity($0 as Any, $1 as Any)
-    }
-    expectEveryScopeGivesBack({ NSError(domain: "Table", code: serial.next()) as any Error }, holdsAClass: true) {
-        cast($0, to: NSError.self) === cast($1, to: NSError.self) && cast($0, to: NSError.self) != nil
-    }
-    expectEveryScopeGivesBack({ TableStructError(id: serial.next()) as any Error }, holdsAClass: false) {
-        cast($0, to: TableStructError.self) == cast($1, to: TableStructError.self)
-    }
-    expectEveryScopeGivesBack({ TableStructError(id: serial.next()) as (any Error)? }, holdsAClass: false) {
-        cast($0 as Any, to: TableStructError.self) == cast($1 as Any, to: TableStructError.self)
-    }
+    expectEveryScopeGivesBack(
+        { TableClassError() as (any Error)? }, holdsAClass: true,
+        same: { byIdentity($0 as Any, $1 as Any) })
+    expectEveryScopeGivesBack(
+        { NSError(domain: "Table", code: serial.next()) as any Error }, holdsAClass: true,
+        same: { cast($0, to: NSError.self) === cast($1, to: NSError.self) && cast($0, to: NSError.self) != nil })
+    expectEveryScopeGivesBack(
+        { TableStructError(id: serial.next()) as any Error }, holdsAClass: false,
+        same: { cast($0, to: TableStructError.self) == cast($1, to: TableStructError.self) })
+    expectEveryScopeGivesBack(
+        { TableStructError(id: serial.next()) as (any Error)? }, holdsAClass: false,
+        same: { cast($0 as Any, to: TableStructError.self) == cast($1 as Any, to: TableStructError.self) })
     // Metatypes are not class instances, even of classes: nothing for the shared scope to hold.
-    expectEveryScopeGivesBack({ TableClass.self }, holdsAClass: false) { $0 == $1 }
-    expectEveryScopeGivesBack({ TableClass.self as AnyClass }, holdsAClass: false) {
-        ObjectIdentifier($0) == ObjectIdentifier($1)
-    }
+    expectEveryScopeGivesBack({ TableClass.self }, holdsAClass: false, same: { $0 == $1 })
+    expectEveryScopeGivesBack(
+        { TableClass.self as AnyClass }, holdsAClass: false,
+        same: { ObjectIdentifier($0) == ObjectIdentifier($1) })
     expectEveryScopeGivesBack(
         { () -> @Sendable () -> Int in
             let id = serial.next()
             return { id }
-        }, holdsAClass: false
-    ) { $0() == $1() }
+        }, holdsAClass: false, same: { $0() == $1() })
     expectEveryScopeGivesBack({ TableStruct(id: serial.next()) }, holdsAClass: false, same: ==)
     expectEveryScopeGivesBack({ TableEnum.some(serial.next()) }, holdsAClass: false, same: ==)
     let unmanaged = TableClass()  // alive for the whole table: an Unmanaged keeps nothing alive
-    expectEveryScopeGivesBack({ Unmanaged.passUnretained(unmanaged) }, holdsAClass: false) {
-        $0.toOpaque() == $1.toOpaque()
-    }
+    expectEveryScopeGivesBack(
+        { Unmanaged.passUnretained(unmanaged) }, holdsAClass: false,
+        same: { $0.toOpaque() == $1.toOpaque() })
     expectEveryScopeGivesBack(
         { UnsafeRawPointer(bitPattern: serial.next() * 16).unsafelyUnwrapped }, holdsAClass: false, same: ==)
-    expectEveryScopeGivesBack({ () }, holdsAClass: false) { _, _ in true }
+    expectEveryScopeGivesBack({ () }, holdsAClass: false, same: { _, _ in true })
     withExtendedLifetime(unmanaged) {}
 }
 

@@ -13,6 +13,9 @@ import Forge
 @inline(never) func resolveGraph() -> Service { Container.engineGraph() }
 @inline(never) func resolveTrio() -> Trio { Container.engineTrio() }
 @inline(never) func resolveComposite() -> Trio { Container.engineComposite() }
+@inline(never) func resolveRoot() -> Root { Container.engineRoot() }
+@inline(never) func tryResolveRoot() -> Root? { try? Container.engineRoot.tryResolve() }
+@inline(never) func tryResolveSingleton() -> Service? { try? Container.engineSingleton.tryResolve() }
 @inline(never) func makeInjectedOwner() -> InjectedOwner { InjectedOwner() }
 @inline(never) func readLazy(_ owner: LazyOwner) -> Service { owner.service }
 @inline(never) func resolveAsyncSingleton() async -> Service { await Container.engineAsyncSingleton() }

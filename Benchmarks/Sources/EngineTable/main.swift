@@ -19,6 +19,14 @@ extension Container {
     static let engineComposite = Factory { Trio(engineUnique(), engineUnique(), engineUnique()) }
     static let engineAsyncSingleton = AsyncFactory(scope: .singleton) { Service() }
     static let engineMainActorSingleton = MainActorFactory(scope: .singleton) { Service() }
+    /// A unique root whose closure resolves a unique leaf: what `tryResolve()` must run the closure of.
+    static let engineLeaf = Factory { Service() }
+    static let engineRoot = Factory { Root(engineLeaf()) }
+}
+
+final class Root: Sendable {
+    let leaf: Service
+    init(_ leaf: Service) { self.leaf = leaf }
 }
 
 final class Trio: Sendable {
@@ -37,6 +45,7 @@ final class LazyOwner: @unchecked Sendable {
 
 let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 15
 let operations = 200_000
+let root = "root (unique, resolves a unique leaf)"
 
 Container.engineOverridden.register { Service() }
 let keepShared = Container.engineShared()
@@ -64,6 +73,9 @@ func makeScenarios() -> [Scenario] {
             for _ in 0..<n { consume(resolveTrio()) }
         },
         Scenario("composite (1 + 3 unique)") { n in for _ in 0..<n { consume(resolveComposite()) } },
+        Scenario(root) { n in for _ in 0..<n { consume(resolveRoot()) } },
+        Scenario("root, tryResolve()") { n in for _ in 0..<n { consume(tryResolveRoot()) } },
+        Scenario("singleton, tryResolve()") { n in for _ in 0..<n { consume(tryResolveSingleton()) } },
         Scenario("@Injected owner creation") { n in for _ in 0..<n { consume(makeInjectedOwner()) } },
         Scenario("isolated world: unique") { n in
             Container.Registrations.isolated { for _ in 0..<n { consume(resolveUnique()) } }
@@ -158,6 +170,11 @@ let goals: [(goal: String, measured: Double?, limit: Double?)] = [
     ("unique <= direct + 1.5x Mutex control", ns("unique"), direct + 1.5 * mutex),
     ("singleton hit, 2 threads <= Mutex control, 2 threads", ns("singleton hit", threads: 2), mutex2),
     ("cached hit, 2 threads <= Mutex control, 2 threads", ns("cached hit", threads: 2), mutex2),
+    ("root, tryResolve() <= 3x root", ns("root, tryResolve()"), ns(root).map { 3 * $0 }),
+    (
+        "singleton, tryResolve() <= 1.5x singleton hit", ns("singleton, tryResolve()"),
+        ns("singleton hit").map { 1.5 * $0 }
+    ),
 ]
 print("")
 for (goal, measured, limit) in goals {

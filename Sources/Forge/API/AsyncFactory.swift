@@ -69,12 +69,11 @@ public struct AsyncFactory<T: Sendable>: Sendable {
                 line: line, closure: nil, throwsOnCancellation: false))
     }
 
-    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process, as far as
-    /// this factory goes: when it is promised and nothing supplies it, or when this call would close a circular
-    /// dependency in the current task.
-    ///
-    /// Unlike ``Factory/tryResolve()``, it does not look beneath: the closure runs in a task, which Forge cannot
-    /// park for good on a problem. A problem deeper in the graph stops the process with the same message.
+    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process because of
+    /// this factory itself: when it is promised and nothing supplies it, or when this call would close a circular
+    /// dependency in the current task. As ``Factory/tryResolve()``, it does not look beneath: a problem deeper in the
+    /// graph stops the process with the same message. Find such problems in a test with
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-(_,_,()async->Void)``.
     ///
     /// ```swift
     /// let db = try await Container.database.tryResolve()

@@ -78,11 +78,10 @@ public struct Factory<T>: Sendable {
                 line: line, closure: nil))
     }
 
-    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process: when this
-    /// factory, or any factory its closure resolves, however deep, is promised and nothing supplies it, or closes a
-    /// circular dependency; when the resolution nests too deep; or when it meets a captive dependency while
-    /// ``SharedContainer/Diagnostics/captiveDependencies`` is `.stop`. The error's chain names the factories from
-    /// this one down to the problem.
+    /// Resolves the dependency, or throws a ``ResolutionError`` where a plain call would stop the process because of
+    /// this factory itself: it is promised and nothing supplies it, resolving it would close a circular dependency
+    /// back to a factory this thread is making, it would nest too deep, or it would be a captive dependency while
+    /// ``SharedContainer/Diagnostics/captiveDependencies`` is `.stop`.
     ///
     /// ```swift
     /// func connect() {
@@ -91,20 +90,16 @@ public struct Factory<T>: Sendable {
     /// }
     /// ```
     ///
-    /// A problem beneath is met inside closures that cannot throw, so the resolution cannot return through them.
-    /// When the scope keeps a live instance, that instance is returned on the calling thread (unless a trace or a
-    /// graph records). Otherwise the
-    /// resolution runs on a thread of its own while the calling thread waits, in the same world and as a part of any
-    /// resolution the calling thread is in; when it meets a problem, that thread stays parked for the rest of the
-    /// process with what it holds, and the instances it was making are never finished: other threads make them
-    /// anew. So a closure beneath must not need the calling thread (a thread-bound API, a lock the caller holds),
-    /// and task-locals other than Forge's do not reach it. A `static let` whose initializer was running beneath
-    /// stays uninitialized, and a thread that reads it later waits forever. Meant for checks at launch and in tests,
-    /// not for a loop: each failure keeps a thread, and in an isolated world keeps that world, so that resolutions
-    /// everywhere in the process take the slower path that isolated worlds need. Inside `registerAllServices()`, it
-    /// checks this factory only.
+    /// It checks on the calling thread, then resolves as a plain call does: what the factory's closure resolves is
+    /// resolved as any call resolves it, and a problem there stops the process. Try a promised dependency where it
+    /// is used, when the app means to live without it; find the problems of a whole graph in a test with
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)``. The Diagnostics article says what each one checks.
+    /// A kept instance is returned as it was read, without running a closure.
+    @_transparent  // as callAsFunction(): the typed edge, with no copy specialized for each call site's `T`
     public func tryResolve() throws(ResolutionError) -> T {
-        box.value(of: try box.tryResolveObject(.noParameter))
+        var result: T? = nil
+        try TypedEdge.tryResolve(box, .noParameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.

@@ -63,16 +63,15 @@ public struct MainActorFactory<T>: Sendable {
     }
 
     /// Resolves the dependency on the main actor, or throws a ``ResolutionError`` where a plain call would stop
-    /// the process, as far as this factory goes: when it is promised and nothing supplies it, or when this call
-    /// would close a circular dependency.
-    ///
-    /// Unlike ``Factory/tryResolve()``, it cannot look beneath: the closure runs on the main actor, and no other
-    /// thread can run it there for it. A problem deeper in the graph stops the process with the same message; find
-    /// such problems in a test with ``SharedContainer/Diagnostics/verify(fileID:line:_:)``.
+    /// the process because of this factory itself: when it is promised and nothing supplies it, or when this call
+    /// would close a circular dependency. As ``Factory/tryResolve()``, it does not look beneath: a problem deeper in
+    /// the graph stops the process with the same message. Find such problems in a test with
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-(_,_,()async->Void)``.
     @MainActor
     public func tryResolve() throws(ResolutionError) -> T {
-        try box.checkResolvable(.noParameter)
-        return self()
+        var result: T? = nil
+        try TypedEdge.tryResolve(box, .noParameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
     /// Resolves the dependency on the main actor, synchronously.

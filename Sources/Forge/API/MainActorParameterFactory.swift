@@ -59,13 +59,13 @@ public struct MainActorParameterFactory<P, T>: Sendable {
     }
 
     /// Resolves the dependency with `parameter` on the main actor, or throws a ``ResolutionError`` where a plain
-    /// call would stop the process, as far as this factory goes. See ``MainActorFactory/tryResolve()``.
+    /// call would stop the process because of this factory itself. See ``MainActorFactory/tryResolve()``.
     @MainActor
     public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
-        _ = try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in
-            try box.checkResolvable(pointer)
-        }
-        return self(parameter)
+        var parameter = parameter
+        var result: T? = nil
+        try TypedEdge.tryResolve(box, parameterAt: &parameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
     /// Overrides the factory's closure, and drops the instance its scope holds, in the current world.

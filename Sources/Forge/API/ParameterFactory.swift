@@ -48,12 +48,13 @@ public struct ParameterFactory<P, T>: Sendable {
     }
 
     /// Resolves the dependency with `parameter`, or throws a ``ResolutionError`` where a plain call would stop
-    /// the process. See ``Factory/tryResolve()``.
+    /// the process because of this factory itself. See ``Factory/tryResolve()``.
+    @_transparent  // as Factory's
     public func tryResolve(_ parameter: P) throws(ResolutionError) -> T {
-        let object = try withUnsafePointer(to: parameter) { (pointer) throws(ResolutionError) in
-            try box.tryResolveObject(pointer)
-        }
-        return box.value(of: object)
+        var parameter = parameter
+        var result: T? = nil
+        try TypedEdge.tryResolve(box, parameterAt: &parameter, intoOptional: &result)
+        return result.unsafelyUnwrapped
     }
 
     /// Resolves the dependency with `parameter`.

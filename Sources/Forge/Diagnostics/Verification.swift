@@ -199,7 +199,7 @@ final class Verification: Sendable {
         let executor = VerificationExecutor()
         let verification = Verification(world: world, executor: executor)
         executor.start(runningAPartOf: verification)
-        return await verification.running { () async in
+        return await verification.runningAsync {
             await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
                 verification.state.withLock { $0.waiter = done }
                 Task(executorPreference: executor) {
@@ -221,7 +221,7 @@ final class Verification: Sendable {
         return ended()
     }
 
-    private func running(_ wait: () async -> Void) async -> [ResolutionError] {
+    private func runningAsync(_ wait: () async -> Void) async -> [ResolutionError] {
         CaptiveDependencies.verifying(1)
         await wait()
         CaptiveDependencies.verifying(-1)

@@ -38,7 +38,7 @@ struct Creation: Sendable {
     }
 
     /// Claims the creation of the value `owner` guards for the calling thread, or says why it cannot. A claim left
-    /// by a thread that did not survive a `fork()`, or that a failed `tryResolve()` or `verify` left parked for good
+    /// by a thread that did not survive a `fork()`, or that a failed `verify` left parked for good
     /// (``WaitsFor/abandonCurrentThread()``), is taken over.
     @usableFromInline
     mutating func claim(of owner: ObjectIdentifier) -> Claim {
@@ -77,13 +77,13 @@ struct Creation: Sendable {
 ///
 /// Edges change under the lock of the value they are about (a waiter records its edge while it holds that lock,
 /// and the claim's end removes them), so an edge exists exactly while its waiter waits for a claim that is held.
-/// The one exception is the edge from a thread that waits for a `tryResolve()` or `verify` it started to the thread
+/// The one exception is the edge from a thread that waits for a `verify` it started to the thread
 /// that runs it (``Verification``), which that thread records and the waiting one removes.
 @usableFromInline
 enum WaitsFor {
     private struct State {
         var edges: [ThreadIdentity: (maker: ThreadIdentity, owner: ObjectIdentifier)] = [:]
-        /// Threads that met a problem that would have stopped the process inside `tryResolve()` or `verify`, and
+        /// Threads that met a problem that would have stopped the process inside `verify`, and
         /// are parked for good: what they claimed is taken over by the next thread that asks for it.
         var abandoned: Set<ThreadIdentity> = []
     }

@@ -97,6 +97,27 @@ enum TypedEdge {
     ) {
         box.resolve(UnsafeRawPointer(parameter), into: UnsafeMutableRawPointer(result))
     }
+
+    /// ``resolve(_:_:intoOptional:)`` for `tryResolve()`: throws instead of filling `result` where a plain call
+    /// would stop the process because of the factory itself.
+    /// (Through the typed edge, as a call: an unspecialized generic conversion in Forge instantiated `T?`'s metadata
+    /// on every call, 5x a hit for a kept instance, Benchmarks/README.md, "Design choices".)
+    @_transparent
+    @usableFromInline
+    static func tryResolve<T>(
+        _ box: FactoryBox, _ parameter: UnsafeRawPointer, intoOptional result: UnsafeMutablePointer<T?>
+    ) throws(ResolutionError) {
+        try box.tryResolve(parameter, into: UnsafeMutableRawPointer(result))
+    }
+
+    /// ``tryResolve(_:_:intoOptional:)`` with the `P` at `parameter`.
+    @_transparent
+    @usableFromInline
+    static func tryResolve<P, T>(
+        _ box: FactoryBox, parameterAt parameter: UnsafePointer<P>, intoOptional result: UnsafeMutablePointer<T?>
+    ) throws(ResolutionError) {
+        try box.tryResolve(UnsafeRawPointer(parameter), into: UnsafeMutableRawPointer(result))
+    }
 }
 
 /// What the engine reads of a ``Holder`` without knowing its `T`.

@@ -39,6 +39,14 @@ extension FactoryBox {
     /// under the `.stop` policy, a captive dependency. What its closure resolves is resolved as a plain call
     /// resolves it: a problem there stops the process. `verify` is the deep check.
     func tryResolveObject(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject {
+        // In the process's world with every flag clear, a hit as a call's fast path takes it: no check can fail.
+        if FastPathWord.allClear() {
+            switch path {
+            case .stored: if let kept = reading({ $0.instance }) { return kept }
+            case .weak: if let kept = reading({ $0.sharedObject }) { return kept }
+            case .unique, .graph, .modified: break
+            }
+        }
         let kept = try checkResolvable(parameter)
         if CaptiveDependencies.isChecking, let problem = CaptiveDependencies.problemToThrow(resolving: self) {
             throw problem
@@ -53,12 +61,17 @@ extension FactoryBox {
         return kept
     }
 
+    /// ``tryResolveObject(_:)`` into the `T?` at `result`, which holds `nil`: the typed edge of `tryResolve()`.
+    @usableFromInline
+    func tryResolve(_ parameter: UnsafeRawPointer, into result: UnsafeMutableRawPointer) throws(ResolutionError) {
+        store(try tryResolveObject(parameter), into: result)
+    }
+
     /// Throws what resolving this factory with `parameter` now would stop the process with, as far as can be told
     /// before its closure runs: an unfulfilled promise, a circular dependency back to a factory this thread is making
     /// (through the cycle chain, while detection is on, or the scope's claim on the instance), or nesting too deep.
     /// Returns the kept instance a resolution now would return, running no closure, as the factory's representation
     /// keeps it.
-    @discardableResult
     func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject? {
         let world = World.current
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)

@@ -106,7 +106,13 @@ final class World: Sendable {
     /// (in a task its owner started) uses it while another isolated world exists, and the process's world while
     /// none does.
     func end() {
-        guard !isGlobal && state.withLock({ state in defer { state.isEnded = true }; return !state.isEnded }) else {
+        guard
+            !isGlobal
+                && state.withLock({ state in
+                    defer { state.isEnded = true }
+                    return !state.isEnded
+                })
+        else {
             return
         }
         resetScopes { _ in true }
