@@ -48,6 +48,10 @@ let operations = 200_000
 let root = "root (unique, resolves a unique leaf)"
 
 Container.engineOverridden.register { Service() }
+// A failing verify first: its thread stays parked, and its world must not keep the rows below on the slower path
+// that isolated worlds take (the hit goals check it).
+let failedVerify = Container.Diagnostics.verify { _ = Container.engineMissing() }
+precondition(failedVerify.problems.count == 1, "\(failedVerify)")
 let keepShared = Container.engineShared()
 _ = (Container.engineSingleton(), Container.engineCached())
 
@@ -76,6 +80,7 @@ func makeScenarios() -> [Scenario] {
         Scenario(root) { n in for _ in 0..<n { consume(resolveRoot()) } },
         Scenario("root, tryResolve()") { n in for _ in 0..<n { consume(tryResolveRoot()) } },
         Scenario("singleton, tryResolve()") { n in for _ in 0..<n { consume(tryResolveSingleton()) } },
+        Scenario("tries a missing promise, tryResolve()") { n in for _ in 0..<n { consume(tryResolveNeedsMissing()) } },
         Scenario("@Injected owner creation") { n in for _ in 0..<n { consume(makeInjectedOwner()) } },
         Scenario("isolated world: unique") { n in
             Container.Registrations.isolated { for _ in 0..<n { consume(resolveUnique()) } }
@@ -153,7 +158,7 @@ let direct = ns("direct construction") ?? .nan
 let mutex = ns("Mutex global, retained") ?? .nan
 print(
     "Forge against in-process controls: ns per operation, median of \(rounds) interleaved rounds of "
-        + "\(operations) operations (release, no malloc counting).")
+        + "\(operations) operations (release, no malloc counting), after a failing verify.")
 print("")
 print("| scenario | ns | x Mutex control |")
 print("|---|--:|--:|")
@@ -176,9 +181,15 @@ let goals: [(goal: String, measured: Double?, limit: Double?)] = [
         ns("singleton hit").map { 1.5 * $0 }
     ),
 ]
+let leftBehind = leftBehindByFailingCalls()
 print("")
 for (goal, measured, limit) in goals {
     guard let measured, let limit else { continue }
     let verdict = measured <= limit ? "PASS" : "FAIL"
     print("\(verdict) \(goal): \(String(format: "%.1f", measured)) ns, limit \(String(format: "%.1f", limit)) ns")
 }
+let threadsAdded = leftBehind.threads.map(String.init) ?? "not counted here"
+let verdict = leftBehind.threads ?? 0 == 0 && leftBehind.alive == 0 ? "PASS" : "FAIL"
+print(
+    "\(verdict) 300 failing tryResolve() calls add no thread and leave nothing alive: \(threadsAdded) threads, "
+        + "\(leftBehind.alive) objects")

@@ -73,7 +73,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     /// this factory itself: when it is promised and nothing supplies it, or when this call would close a circular
     /// dependency in the current task. As ``Factory/tryResolve()``, it does not look beneath: a problem deeper in the
     /// graph stops the process with the same message. Find such problems in a test with
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-(_,_,()async->Void)``.
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-18jxy``.
     ///
     /// ```swift
     /// let db = try await Container.database.tryResolve()

@@ -93,7 +93,7 @@ public struct Factory<T>: Sendable {
     /// It checks on the calling thread, then resolves as a plain call does: what the factory's closure resolves is
     /// resolved as any call resolves it, and a problem there stops the process. Try a promised dependency where it
     /// is used, when the app means to live without it; find the problems of a whole graph in a test with
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)``. The Diagnostics article says what each one checks.
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``. The Diagnostics article says what each one checks.
     /// A kept instance is returned as it was read, without running a closure.
     @_transparent  // as callAsFunction(): the typed edge, with no copy specialized for each call site's `T`
     public func tryResolve() throws(ResolutionError) -> T {

@@ -66,7 +66,7 @@ public struct MainActorFactory<T>: Sendable {
     /// the process because of this factory itself: when it is promised and nothing supplies it, or when this call
     /// would close a circular dependency. As ``Factory/tryResolve()``, it does not look beneath: a problem deeper in
     /// the graph stops the process with the same message. Find such problems in a test with
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-(_,_,()async->Void)``.
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-18jxy``.
     @MainActor
     public func tryResolve() throws(ResolutionError) -> T {
         var result: T? = nil

@@ -50,7 +50,7 @@ enum Report {
     }
 
     /// Stops the process with `problem`'s message; on the thread of a
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)``, records it and parks the thread instead
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``, records it and parks the thread instead
     /// (``Verification``). Met elsewhere inside a `verify` (on the main actor), the message says why it stops.
     static func stop(_ problem: ResolutionError) -> Never {
         if let verification = ThreadResolutionState.current.verification { verification.abandon(with: problem) }

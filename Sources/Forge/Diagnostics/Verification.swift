@@ -2,11 +2,11 @@
 internal import CForge
 
 extension SharedContainer.Diagnostics {
-    /// A wiring mistake ``verify(fileID:line:_:)`` found: a missing promise, a circular dependency, nesting too deep,
+    /// A wiring mistake ``verify(fileID:line:_:)-4yeuw`` found: a missing promise, a circular dependency, nesting too deep,
     /// or a captive dependency, each with its chain.
     public typealias Problem = ResolutionError
 
-    /// What ``verify(fileID:line:_:)`` found.
+    /// What ``verify(fileID:line:_:)-4yeuw`` found.
     public struct VerificationReport: Sendable, CustomStringConvertible {
         /// Every problem found, in the order met: the captive dependencies, and the first problem that would have
         /// stopped the process, if any (the resolution ended there).
@@ -56,7 +56,7 @@ extension SharedContainer.Diagnostics {
     /// To find the problems of several roots, verify each root on its own. A problem met on another thread that
     /// `body` starts stops the process, as it would outside `verify`; a captive dependency met there is reported.
     /// `body` must not need the calling thread (it waits), nor the main actor if you call this from it: for a
-    /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-(_,_,()async->Void)``. Call it after
+    /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-18jxy``. Call it after
     /// `registerAllServices()` (in a test, say), not inside it: what it registers is not in force yet.
     @_disfavoredOverload  // in an async context, `verify { @MainActor in … }` must find the async form
     public static func verify(
@@ -98,7 +98,7 @@ extension SharedContainer.Diagnostics {
     /// (the Testing article shows how).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public static func verify(
-        fileID: String = #fileID, line: Int = #line, _ body: @escaping @isolated(any) @Sendable () async -> Void
+        fileID: String = #fileID, line: Int = #line, _ body: @escaping @Sendable () async -> Void
     ) async -> VerificationReport {
         let world = verificationWorld(fileID: fileID, line: line)
         return VerificationReport(problems: await Verification.run(in: world, body))
@@ -120,7 +120,7 @@ extension SharedContainer.Diagnostics {
     }
 }
 
-/// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)``: a resolution on a thread of its own, on which a
+/// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``: a resolution on a thread of its own, on which a
 /// problem that would stop the process is recorded instead, and ends the resolution. Its thread knows it through
 /// ``ThreadResolutionState/verification``, the tasks of an async body through ``inTask``; ``Report`` records a
 /// problem met on its thread instead of stopping the process, and says where else one was met.
@@ -193,7 +193,7 @@ final class Verification: Sendable {
     /// Runs the async `body` in `world`, on a task executor with a thread of its own, and returns every problem
     /// recorded, ending with the one that ended the resolution, if any.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    static func run(in world: World, _ body: @escaping @isolated(any) @Sendable () async -> Void) async
+    static func run(in world: World, _ body: @escaping @Sendable () async -> Void) async
         -> [ResolutionError]
     {
         let executor = VerificationExecutor()

@@ -1,6 +1,6 @@
 // Forge: the task executor an async verify { } runs on, with a thread of its own that a problem may park.
 
-/// Runs the jobs of an async ``SharedContainer/Diagnostics/verify(fileID:line:_:)-(_,_,()async->Void)`` body on a
+/// Runs the jobs of an async ``SharedContainer/Diagnostics/verify(fileID:line:_:)-18jxy`` body on a
 /// thread of its own, one at a time, so that a problem met in a closure that cannot throw parks that thread
 /// (``Verification/abandon(with:)``), never one of Swift's cooperative threads.
 ///
