@@ -35,6 +35,18 @@ extension Container {
     fileprivate static let asyncRootOfAsync = AsyncFactory { VerifiedService(await asyncBranchOfAsync()) }
     fileprivate static let wiredAsyncRoot = AsyncFactory { VerifiedService(Branch(Leaf())) }
 
+    /// Cycles through async factories: unique ones inline in one task, cached ones across the creations' tasks.
+    fileprivate static let asyncUniqueCycleA: AsyncFactory<Leaf> = AsyncFactory { await asyncUniqueCycleB() }
+    fileprivate static let asyncUniqueCycleB: AsyncFactory<Leaf> = AsyncFactory { await asyncUniqueCycleA() }
+    fileprivate static let asyncCachedCycleA: AsyncFactory<Leaf> = AsyncFactory(scope: .cached) {
+        await asyncCachedCycleB()
+    }
+    fileprivate static let asyncCachedCycleB: AsyncFactory<Leaf> = AsyncFactory(scope: .singleton) {
+        await asyncCachedCycleA()
+    }
+    /// An async singleton that keeps a session's leaf: captive, and the resolution goes on.
+    fileprivate static let asyncCaptiveHolder = AsyncFactory(scope: .singleton) { Branch(sessionLeaf()) }
+
     /// A main-actor root, a singleton that keeps a session's leaf: captive.
     fileprivate static let sessionLeaf = Factory(scope: .verifySession) { Leaf() }
     fileprivate static let coordinator = MainActorFactory(scope: .singleton) { Coordinator([sessionLeaf()]) }
@@ -61,6 +73,22 @@ private func threadCount() -> Int {
         let problem = try #require(report.problems.first, "\(report)")
         #expect(problem.kind == .promiseNotFulfilled)
         #expect(problem.factory.hasPrefix("AsyncFactory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
+    }
+
+    @Test func verifyOfAnAsyncRootFindsCyclesThroughAsyncFactories() async {
+        let unique = await Container.Diagnostics.verify { _ = await Container.asyncUniqueCycleA() }
+        #expect(unique.problems.map(\.kind) == [.circularDependency], "\(unique)")
+        let cached = await Container.Diagnostics.verify { _ = await Container.asyncCachedCycleA() }
+        // (The singleton that resolves the cached factory keeps it captive too: met first, and reported.)
+        #expect(cached.problems.map(\.kind) == [.captiveDependency, .circularDependency], "\(cached)")
+    }
+
+    @Test func verifyOfAnAsyncRootReportsACaptiveDependencyAndGoesOn() async {
+        let report = await Container.Diagnostics.verify {
+            _ = await Container.asyncCaptiveHolder()
+            _ = await Container.asyncRoot()  // after the captive dependency: a missing promise
+        }
+        #expect(report.problems.map(\.kind) == [.captiveDependency, .promiseNotFulfilled], "\(report)")
     }
 
     @Test func verifyOfAWiredAsyncRootReportsNothing() async {
