@@ -1,6 +1,7 @@
 // verify for async and @MainActor roots: the async form runs its body on a thread of its own, which a problem parks
 // instead of one of Swift's cooperative threads or the main thread; what main-actor closures meet on the main thread
 // is reported when it can be (captive dependencies), and stops the process with a message that says why when not.
+import Dispatch
 import Foundation
 import Testing
 
@@ -54,6 +55,29 @@ extension Container {
     fileprivate static let coordinatorOfPromise = MainActorFactory { Coordinator([promisedLeaf()]) }
 }
 
+extension Container {
+    /// A plain factory that blocks until a task it starts has made an async factory's instance: a bridge from
+    /// synchronous code, which an executor of one thread would deadlock.
+    fileprivate static let asyncCachedLeaf = AsyncFactory(scope: .cached) { Leaf() }
+    fileprivate static let bridged = Factory { () -> Leaf in
+        let made = Locked<Leaf?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            made.value = await asyncCachedLeaf()
+            done.signal()
+        }
+        done.wait()
+        return made.value!
+    }
+    /// A unique factory that tries itself from its closure, and does without.
+    fileprivate static let selfTrying: Factory<Int> = Factory { ((try? selfTrying.tryResolve()) ?? -1) + 1 }
+    /// An async cached root with a promise beneath, for work that outlives its verify.
+    fileprivate static let asyncCachedRoot = AsyncFactory(scope: .cached) { Branch(promisedLeaf()) }
+}
+
+/// Opened by the test once verify has returned.
+private let afterVerify = DispatchSemaphore(value: 0)
+
 /// The threads of this process, from /proc (Linux).
 private func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
@@ -89,6 +113,49 @@ private func threadCount() -> Int {
             _ = await Container.asyncRoot()  // after the captive dependency: a missing promise
         }
         #expect(report.problems.map(\.kind) == [.captiveDependency, .promiseNotFulfilled], "\(report)")
+    }
+
+    /// Found by review: the creation's task went to verify's one thread, which the factory's closure was blocking.
+    @Test func anAsyncVerifyRunsASyncToAsyncBridge() async {
+        let report = await withDeadline(seconds: 30) {
+            await Container.Diagnostics.verify { _ = Container.bridged() }
+        }
+        #expect(report?.problems.isEmpty == true, "\(report.map { "\($0)" } ?? "verify did not return in 30 s")")
+    }
+
+    /// Found by review: with detection off, the tryResolve() did not see the cycle that verify then reported.
+    @Test("A closure that tries itself and does without is wired as meant, whatever detectsCycles says")
+    func verifyAgreesWithTryResolveWhateverTheSwitch() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.detectsCycles = true
+            let report = Container.Diagnostics.verify { precondition(Container.selfTrying() == 0) }
+            precondition(report.problems.isEmpty, "\(report)")
+        }
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.detectsCycles = false
+            let report = Container.Diagnostics.verify { precondition(Container.selfTrying() == 0) }
+            precondition(report.problems.isEmpty, "\(report)")
+        }
+    }
+
+    /// Found by review: a job of the body's work that ran after the verify returned recorded into the ended report,
+    /// or parked a thread and kept the world alive, with the problem lost.
+    @Test("A problem met by work that outlived its verify stops the process, saying so")
+    func workThatOutlivesVerifyIsNoPartOfIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let report = await Container.Diagnostics.verify {
+                Task {
+                    afterVerify.wait()
+                    _ = await Container.asyncCachedRoot()
+                }
+            }
+            precondition(report.problems.isEmpty, "\(report)")
+            afterVerify.signal()
+            try? await Task.sleep(for: .seconds(60))  // the task stops the process first
+        }
+        let text = standardError(result)
+        #expect(text.contains("Factory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
+        #expect(text.contains("met this after the verify had ended"))
     }
 
     @Test func verifyOfAWiredAsyncRootReportsNothing() async {

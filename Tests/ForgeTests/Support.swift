@@ -120,3 +120,16 @@ final class HandClock: Sendable {
 func standardError(_ result: ExitTest.Result?) -> String {
     String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
 }
+
+/// What `operation` returns, or `nil` when it has not returned within `seconds`: a test that waits for work which
+/// may never finish fails at the deadline instead of hanging. (The operation runs on in a task of its own.)
+func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
+    let outcome = Locked<T?>(nil)
+    Task.detached { outcome.value = await operation() }
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if let value = outcome.value { return value }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return outcome.value
+}

@@ -49,20 +49,27 @@ enum Report {
                 factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
     }
 
-    /// Stops the process with `problem`'s message; on the thread of a
+    /// Stops the process with `problem`'s message; on a thread of a running
     /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``, records it and parks the thread instead
-    /// (``Verification``). Met elsewhere inside a `verify` (on the main actor), the message says why it stops.
+    /// (``Verification``). Met elsewhere inside a `verify` (on the main actor), or by work that outlived one, the
+    /// message says why it stops.
     static func stop(_ problem: ResolutionError) -> Never {
-        if let verification = ThreadResolutionState.current.verification { verification.abandon(with: problem) }
-        guard Verification.inTask != nil else { fatalError(problem.description) }
-        fatalError(
-            problem.description + """
-
-                Container.Diagnostics.verify met this on a thread it does not own (the main actor's, or a thread \
-                that its body started), which it cannot park, and a closure that cannot throw cannot return it: the \
-                process stops. Check a root whose closures run on the main actor in an exit test (the Testing \
-                article shows how).
-                """)
+        let thread = ThreadResolutionState.current
+        // Parks this thread for good, unless the verification it belongs to had ended.
+        thread.verification?.abandon(with: problem)
+        guard let verification = thread.verification ?? Verification.inTask else { fatalError(problem.description) }
+        let note =
+            verification.isRunning
+            ? """
+            Container.Diagnostics.verify met this on a thread it does not own (the main actor's, or a thread that \
+            its body started), which it cannot park, and a closure that cannot throw cannot return it: the process \
+            stops. Check a root whose closures run on the main actor in an exit test (the Testing article shows how).
+            """
+            : """
+            Work that a Container.Diagnostics.verify body started met this after the verify had ended: it is no \
+            part of the report, and stops the process as it would outside verify.
+            """
+        fatalError(problem.description + "\n" + note)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.

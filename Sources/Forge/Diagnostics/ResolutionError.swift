@@ -32,8 +32,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let factory: String
     /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again; for a
     /// captive dependency, the factories from the longer-lived one to ``factory``; for a promise met inside other
-    /// factories' closures (in ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``, or with cycle detection on),
-    /// those factories, outermost first, ending with ``factory``. For a `tryResolve()` of a promise made inside
+    /// factories' closures (in ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``, or with cycle detection
+    /// on), those factories, outermost first, ending with ``factory``. For a `tryResolve()` of a promise made inside
     /// another factory's closure, the factories whose closures were running on the thread, outermost first, ending
     /// with the promise, when chains were recorded there (cycle detection on, or captive dependencies looked for:
     /// both are, by default, in debug builds). Empty otherwise, and for a promise tried directly, with no factory

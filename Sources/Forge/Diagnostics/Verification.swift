@@ -2,8 +2,8 @@
 internal import CForge
 
 extension SharedContainer.Diagnostics {
-    /// A wiring mistake ``verify(fileID:line:_:)-4yeuw`` found: a missing promise, a circular dependency, nesting too deep,
-    /// or a captive dependency, each with its chain.
+    /// A wiring mistake ``verify(fileID:line:_:)-4yeuw`` found: a missing promise, a circular dependency, nesting too
+    /// deep, or a captive dependency, each with its chain.
     public typealias Problem = ResolutionError
 
     /// What ``verify(fileID:line:_:)-4yeuw`` found.
@@ -36,7 +36,9 @@ extension SharedContainer.Diagnostics {
     ///
     /// The world starts from the registrations in force where you call it, the process's world included, so
     /// register what a test would (mocks, promised factories' implementations) before you call it. What `body`
-    /// makes stays in that world: the caller's scopes are untouched.
+    /// makes stays in that world: the caller's scopes are untouched. (Work that `body` starts and that outlives a
+    /// failing `verify` resolves in the process's world while no other isolated world is live: the ended world no
+    /// longer counts. Verify bodies that finish their work before they return.)
     ///
     /// A problem that would stop the process ends the resolution there: the report has it and every captive
     /// dependency met before it. The closures above it cannot throw, so the resolution cannot return through them:
@@ -54,7 +56,9 @@ extension SharedContainer.Diagnostics {
     /// When it returns, nothing of it slows the process: its world ends, even when the parked thread still holds it.
     ///
     /// To find the problems of several roots, verify each root on its own. A problem met on another thread that
-    /// `body` starts stops the process, as it would outside `verify`; a captive dependency met there is reported.
+    /// `body` starts stops the process, as it would outside `verify`. A captive dependency met in a task it starts
+    /// is reported; one met on a thread or a dispatch queue it starts goes by ``captiveDependencies``, as outside
+    /// `verify`. So does what its work meets after `verify` returned.
     /// `body` must not need the calling thread (it waits), nor the main actor if you call this from it: for a
     /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-18jxy``. Call it after
     /// `registerAllServices()` (in a test, say), not inside it: what it registers is not in force yet.
@@ -83,8 +87,9 @@ extension SharedContainer.Diagnostics {
     /// ```
     ///
     /// `body` and the nonisolated async code it awaits (async factories' closures, and the plain factories they
-    /// resolve) run on a thread of `verify`'s own, its task executor: a problem met there ends the resolution, is
+    /// resolve) run on threads of `verify`'s own, its task executor's: a problem met there ends the resolution, is
     /// reported, and leaves that one thread parked, never one of Swift's cooperative threads or the main thread.
+    /// In an async function, `verify { }` is this form (top-level code picks the synchronous one).
     ///
     /// A `@MainActor` body, or a `@MainActor` factory's closure, runs on the main actor, which cannot be parked.
     /// What `verify` reports from there:
@@ -136,30 +141,41 @@ final class Verification: Sendable {
     private let executor: (AnyObject & Sendable)?
     private struct State {
         var problems: [ResolutionError] = []
-        var isFinished = false
+        /// Until the body returned, or a problem ended the resolution: what is met afterwards, by work the body
+        /// started, is no part of this verification.
+        var isRunning = true
         var wasAbandoned = false
+        /// Whether the caller may go on: set after a problem's thread gave up what it claimed.
+        var isFinished = false
         /// An async `verify`, waiting for the end.
         var waiter: UnsafeContinuation<Void, Never>?
     }
     private let state = Locked(State())
 
-    /// The verification whose async body the current task runs, in its own tasks and those it starts: what is met
-    /// on a thread it does not own (the main actor's) is reported, or said to be met there.
+    /// The verification whose body the current task runs, inherited by the tasks it starts: what is met on a thread
+    /// it does not own (the main actor's) is reported, or said to be met there.
     @TaskLocal static var inTask: Verification?
 
-    /// The verification the calling thread runs, or else the current task's.
-    static var current: Verification? { ThreadResolutionState.current.verification ?? inTask }
+    /// The running verification the calling thread belongs to, or else the current task's.
+    static var current: Verification? {
+        guard let verification = ThreadResolutionState.current.verification ?? inTask else { return nil }
+        return verification.isRunning ? verification : nil
+    }
+
+    /// Whether neither the body returned nor a problem ended the resolution.
+    var isRunning: Bool { state.reading { $0.isRunning } }
 
     private init(world: World, executor: (AnyObject & Sendable)? = nil) {
         self.world = world
         self.executor = executor
     }
 
-    /// Starts a task that runs `operation` as a part of the current resolution: on the executor of the async `verify`
-    /// the current task runs in, if any, so that what it meets is met on that executor's thread.
+    /// Starts a task that runs `operation` as a part of the current resolution: on the executor of the running async
+    /// `verify` the current task belongs to, if any, so that what it meets is met on that executor's threads.
     static func startTask(_ operation: sending @escaping @isolated(any) () async -> Void) {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let executor = inTask?.executor as? VerificationExecutor
+            let verification = inTask, verification.isRunning,
+            let executor = verification.executor as? VerificationExecutor
         {
             Task(executorPreference: executor, operation: operation)
         } else {
@@ -190,7 +206,7 @@ final class Verification: Sendable {
         }
     }
 
-    /// Runs the async `body` in `world`, on a task executor with a thread of its own, and returns every problem
+    /// Runs the async `body` in `world`, on a task executor with threads of its own, and returns every problem
     /// recorded, ending with the one that ended the resolution, if any.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     static func run(in world: World, _ body: @escaping @Sendable () async -> Void) async
@@ -198,7 +214,7 @@ final class Verification: Sendable {
     {
         let executor = VerificationExecutor()
         let verification = Verification(world: world, executor: executor)
-        executor.start(runningAPartOf: verification)
+        executor.attach(verification)
         return await verification.runningAsync {
             await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
                 verification.state.withLock { $0.waiter = done }
@@ -212,7 +228,7 @@ final class Verification: Sendable {
     }
 
     /// Counts this verification among those that look for captive dependencies while `wait` runs, then ends its
-    /// world if its thread was abandoned, and returns what it recorded.
+    /// world if a problem parked its thread, and returns what it recorded.
     private func running(_ wait: () -> Void) -> [ResolutionError] {
         // Chains are recorded while it runs: they name the factories above a problem, and captive dependencies.
         CaptiveDependencies.verifying(1)
@@ -234,31 +250,51 @@ final class Verification: Sendable {
         return problems
     }
 
-    /// Records `problem`, once per chain.
+    /// Records `problem`, once per chain, while the verification runs.
     func record(_ problem: ResolutionError) {
         state.withLock { state in
-            let isNew = !state.problems.contains { $0.kind == problem.kind && $0.chain == problem.chain }
-            if isNew { state.problems.append(problem) }
+            guard state.isRunning else { return }
+            Self.add(problem, to: &state)
         }
     }
 
-    /// Records `problem`, which would stop the process, and parks this thread for good: the resolution cannot go on,
-    /// and cannot return either. What it claimed is taken over by the threads that ask for it.
-    func abandon(with problem: ResolutionError) -> Never {
-        record(problem)
+    private static func add(_ problem: ResolutionError, to state: inout State) {
+        let isNew = !state.problems.contains { $0.kind == problem.kind && $0.chain == problem.chain }
+        if isNew { state.problems.append(problem) }
+    }
+
+    /// Records `problem`, which would stop the process, met on this verification's thread, and parks that thread for
+    /// good: the resolution cannot go on, and cannot return either. What it claimed is taken over by the threads
+    /// that ask for it. Returns, recording nothing, when the body had returned: the problem belongs to work it
+    /// started, which outlived it. (Another thread of an async body's executor that meets a problem after one ended
+    /// the resolution parks too: it is a part of the resolution that was given up.)
+    func abandon(with problem: ResolutionError) {
+        let isFirst: Bool? = state.withLock { state in
+            guard state.isRunning else { return state.wasAbandoned ? false : nil }
+            Self.add(problem, to: &state)
+            state.isRunning = false
+            state.wasAbandoned = true
+            return true
+        }
+        guard let isFirst else { return }
         ThreadResolutionState.abandonGraphRecordings()
         WaitsFor.abandonCurrentThread()
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            (executor as? VerificationExecutor)?.abandon()
+        if isFirst {
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                (executor as? VerificationExecutor)?.abandon()
+            }
+            finish()
+        } else {
+            Parking.wakeAll()  // threads waiting for what this one claimed take it over
         }
-        state.withLock { $0.wasAbandoned = true }
-        finish()
         forge_block_forever()
     }
 
+    /// The body returned, or a problem ended the resolution: the caller goes on.
     private func finish() {
         let waiter = state.withLock { state in
             defer { state.waiter = nil }
+            state.isRunning = false
             state.isFinished = true
             return state.waiter
         }

@@ -84,12 +84,14 @@ extension FactoryBox {
             throw ResolutionError.nestedTooDeep(
                 declaration, depth: depth + 1, limit: ThreadResolutionState.depthLimit, in: world)
         }
-        // The chain names a cycle only while detection is on: for captive dependencies alone, it is kept unchecked.
+        // The chain names a cycle while detection is on, and inside `verify`, which finds cycles whatever the switch
+        // says (CycleDetection.record): for captive dependencies alone, it is kept unchecked.
         if depth > 0 || CycleDetection.isOn {
             let thread = ThreadResolutionState.current
-            let cycleStart = CycleDetection.isOn ? thread.cycleStart(closedBy: self, with: parameter) : nil
+            let checksChain = CycleDetection.isOn || Verification.current != nil
+            let cycleStart = checksChain ? thread.cycleStart(closedBy: self, with: parameter) : nil
             if cycleStart != nil || target.reading({ $0.creation.isClaimedByCurrentThread }) {
-                let chain = CycleDetection.isOn ? Array(thread.chain[(cycleStart ?? 0)...]) : []
+                let chain = checksChain ? Array(thread.chain[(cycleStart ?? 0)...]) : []
                 throw ResolutionError.circularDependency(chain + [self], in: world)
             }
         }
