@@ -213,7 +213,7 @@ private func threadCount() -> Int {
             for _ in 0..<300 { precondition(Container.needsMissing() == nil) }
             for _ in 0..<300 { precondition((try? Container.needsMissing.tryResolve()) ?? nil == nil) }
             let after = threadCount()
-            precondition(before > 0 && after == before, "threads: \(before) before, \(after) after")
+            precondition(before > 0 && after <= before, "threads: \(before) before, \(after) after")
             precondition(madeForFailures.value == 600, "made \(madeForFailures.value)")
             precondition(releasedAfterFailures.value == 600, "alive: \(600 - releasedAfterFailures.value)")
         }
