@@ -148,7 +148,7 @@ final class Verification: Sendable {
         /// Whether the caller may go on: set after a problem's thread gave up what it claimed.
         var isFinished = false
         /// An async `verify`, waiting for the end.
-        var waiter: UnsafeContinuation<Void, Never>?
+        var waiter: CheckedContinuation<Void, Never>?
     }
     private let state = Locked(State())
 
@@ -216,7 +216,7 @@ final class Verification: Sendable {
         let verification = Verification(world: world, executor: executor)
         executor.attach(verification)
         return await verification.runningAsync {
-            await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 verification.state.withLock { $0.waiter = done }
                 Task(executorPreference: executor) {
                     await $inTask.withValue(verification) { await World.inWorld(world) { await body() } }
