@@ -47,7 +47,10 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let location = test.sourceLocation
-        let reportProblem: @Sendable (ResolutionError) -> Void = { Issue.record(Comment(rawValue: $0.description)) }
+        // At the test's line: the issue is the test's, wherever in Forge it was met.
+        let reportProblem: @Sendable (ResolutionError) -> Void = {
+            Issue.record(Comment(rawValue: $0.description), sourceLocation: location)
+        }
         try await Container.Registrations.isolated(
             named: "test \(test.name)", fileID: location.fileID, line: location.line, reportingProblems: reportProblem
         ) {

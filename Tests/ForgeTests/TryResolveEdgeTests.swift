@@ -124,7 +124,7 @@ extension Container {
         .isolatedRegistrations,
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
     func captiveBeneathTryResolveIsTheTestsIssue() throws {
-        try withKnownIssue {
+        try withKnownIssue("Expected: this test checks that the trait records the captive dependency as its issue") {
             _ = try Container.tcRepository.tryResolve()
         } matching: { issue in
             Self.isKeeperCaptive(issue)
@@ -136,7 +136,7 @@ extension Container {
         .isolatedRegistrations,
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
     func captiveMetByPrewarmIsTheTestsIssue() async {
-        await withKnownIssue {
+        await withKnownIssue("Expected: this test checks that the trait records the captive dependency as its issue") {
             await Container.prewarm(Container.tcRepository)
         } matching: { issue in
             Self.isKeeperCaptive(issue)

@@ -121,6 +121,39 @@ public struct LazyDependency<T> {
     }
 }
 
+// Main-actor factories, for the main-actor types (SwiftUI views, view models) where these wrappers live. The
+// initializers are `@MainActor`, so a nonisolated owner's property does not compile; the wrapper resolves through
+// the factory's box, whose closure checks that it runs on the main actor, as the owner's isolation makes it.
+extension Injected {
+    /// Resolves the main-actor `factory` now, as the owner is initialized on the main actor:
+    /// `@Injected(Container.coordinator) var coordinator` in a `@MainActor` type.
+    @MainActor
+    @inlinable
+    public init(_ factory: MainActorFactory<T>) {
+        self.init(Factory(box: factory.box))
+    }
+}
+
+extension LazyInjected {
+    /// Resolves the main-actor `factory` on the first read of the property, which the owner's isolation makes on
+    /// the main actor: `@LazyInjected(Container.settings) var settings` in a `@MainActor` type.
+    @MainActor
+    @inlinable
+    public init(_ factory: MainActorFactory<T>) {
+        self.init(Factory(box: factory.box))
+    }
+}
+
+extension WeakLazyInjected {
+    /// Resolves the main-actor `factory` on the first read of the property, on the main actor, and holds what it
+    /// returns weakly: `@WeakLazyInjected(Container.delegate) var delegate` in a `@MainActor` type.
+    @MainActor
+    @inlinable
+    public init(_ factory: MainActorFactory<T>) {
+        self.init(Factory(box: factory.box))
+    }
+}
+
 extension Injected: Sendable where T: Sendable {}
 extension LazyInjected: Sendable where T: Sendable {}
 extension WeakLazyInjected: Sendable where T: Sendable {}

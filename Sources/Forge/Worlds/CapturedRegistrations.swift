@@ -1,0 +1,87 @@
+// Forge: a world carried into work that leaves the task tree it was made in.
+
+extension SharedContainer.Registrations {
+    /// The world the calling code runs in, as a value that work leaving it carries: a `Task.detached`, a dispatch
+    /// queue, a thread, a callback.
+    ///
+    /// Child tasks, `Task { }`, actors and the main actor follow the world by themselves; work that starts
+    /// elsewhere resolves in the process's world. Carry the registrations into it instead:
+    ///
+    /// ```swift
+    /// let registrations = Container.Registrations.capture()
+    /// Task.detached { registrations.run { _ = Container.api() } }
+    /// DispatchQueue.global().async { registrations.run { model.refresh() } }
+    /// ```
+    ///
+    /// Captured in the process's world, it runs code in the process's world. It does not keep an isolated world
+    /// alive: once the world has ended (a test returned), ``Captured/run(_:)`` says so and runs its body in a world
+    /// of its own, made from the app's baseline, so that nothing of the late work reaches the process's world.
+    ///
+    /// - Parameters:
+    ///   - fileID: Where it is captured, for the message a late `run` writes. Leave the default.
+    ///   - line: The line where it is captured. Leave the default.
+    public static func capture(fileID: String = #fileID, line: Int = #line) -> Captured {
+        Captured(World.current, site: "\(fileID):\(line)")
+    }
+
+    /// A world that ``capture(fileID:line:)`` took, to run code in from any thread, task, queue or callback.
+    public struct Captured: Sendable {
+        /// The world's reference; `nil` for the process's world, which never ends.
+        private let reference: WorldReference?
+        private let site: String
+
+        init(_ world: World, site: String) {
+            reference = world.isGlobal ? nil : world.reference
+            self.site = site
+        }
+
+        /// Runs `body` in the captured world, on the calling thread, and returns what it returns.
+        public func run<R>(_ body: () throws -> R) rethrows -> R {
+            try World.inWorld(world(), body)
+        }
+
+        /// Runs the async `body` in the captured world: it follows `body` across suspension points and into the
+        /// tasks it starts.
+        public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows
+            -> R
+        {
+            try await World.inWorld(world(), isolation: isolation, body)
+        }
+
+        /// The captured world, or, once it ended, a world of its own for the late work.
+        private func world() -> World {
+            guard let reference else { return .global }
+            if let world = reference.world { return world }
+            Report.warn(
+                """
+                Container.Registrations.capture() (\(site)): code ran in a world that had ended, such as a test's \
+                after the test returned. It runs in a world of its own, made from the app's baseline: what it \
+                registers and makes goes nowhere. Finish such work before the world ends (await it in the test).
+                """)
+            return World.forLateWork(at: site)
+        }
+    }
+}
+
+/// A world, held weakly: what a captured world and a lazy wrapper keep of an isolated world, which must not keep it
+/// alive (while one lives, every resolution in the process takes the slower path). An isolated world makes its own,
+/// when first asked (``World/reference``).
+@usableFromInline
+final class WorldReference: @unchecked Sendable {
+    // @unchecked: `world` is set once, under the world's lock, before the reference is shared. Weak references are
+    // safe to load from any thread.
+    /// The world, or `nil` once it ended.
+    weak var world: World?
+
+    init() {}
+}
+
+extension World {
+    /// A world of its own for work that outlived the world it belonged to (captured at `site`): made from the app's
+    /// baseline, so that nothing of the late work reaches the process's world, and ended when the work lets go of it.
+    static func forLateWork(at site: String) -> World {
+        World(
+            isGlobal: false, initial: global.registrationsForNestedWorld(), runContext: global.runContext,
+            description: "the isolated world of work that outlived the world of \(site)")
+    }
+}

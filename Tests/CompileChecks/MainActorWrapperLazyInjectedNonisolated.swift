@@ -1,0 +1,14 @@
+// swift-version: 6
+// expect-diagnostic: main actor-isolated default value in a nonisolated context
+// @LazyInjected over a MainActorFactory in a nonisolated type does not compile: the factory's closure must run on the main
+// actor, and the type's code need not.
+import Forge
+
+@MainActor final class Coordinator {}
+extension Container {
+    static let coordinator = MainActorFactory { Coordinator() }
+}
+
+final class Screen {
+    @LazyInjected(Container.coordinator) var coordinator
+}
