@@ -103,7 +103,12 @@ private func onAQueue(_ work: @escaping @Sendable () -> String) -> String? {
             let registrations = Container.Registrations.capture()
             let carried = await Task.detached { registrations.run { Container.processOnly() } }.value
             precondition(carried === Container.processOnly(), "not the process's singleton")
-            precondition(!World.isolatedWorldsExist)
+            // Run from inside an isolated world, it still runs in the process's world.
+            let fromInside = Container.Registrations.isolated {
+                Container.processOnly.register { Storage("mock") }
+                return registrations.run { Container.processOnly() }
+            }
+            precondition(fromInside === carried, "ran in the isolated world: \(fromInside.name)")
         }
     }
 
@@ -121,8 +126,12 @@ private func onAQueue(_ work: @escaping @Sendable () -> String) -> String? {
             precondition(processOnlyMade.value == 2, "the late work's instance reached the process's world")
             precondition(!World.isolatedWorldsExist, "the late work's world lives on")
         }
-        let text = standardError(result)
-        #expect(text.contains("Container.Registrations.capture() (ForgeTests/CapturedRegistrationsTests.swift:"))
-        #expect(text.contains("ran in a world that had ended"))
+        #if DEBUG  // Forge's warnings are written in its debug builds
+            let text = standardError(result)
+            #expect(text.contains("Container.Registrations.capture() (ForgeTests/CapturedRegistrationsTests.swift:"))
+            #expect(text.contains("ran in a world that had ended"))
+        #else
+            _ = result
+        #endif
     }
 }

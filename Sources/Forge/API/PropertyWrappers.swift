@@ -123,7 +123,8 @@ public struct LazyDependency<T> {
 
 // Main-actor factories, for the main-actor types (SwiftUI views, view models) where these wrappers live. The
 // initializers are `@MainActor`, so a nonisolated owner's property does not compile; the wrapper resolves through
-// the factory's box, whose closure checks that it runs on the main actor, as the owner's isolation makes it.
+// the factory's box, whose closure checks that it runs on the main actor, as the owner's isolation makes it. (A
+// `Sendable` copy of the wrapper, `$property`, read on another thread stops the process with that check.)
 extension Injected {
     /// Resolves the main-actor `factory` now, as the owner is initialized on the main actor:
     /// `@Injected(Container.coordinator) var coordinator` in a `@MainActor` type.

@@ -14,8 +14,9 @@ extension SharedContainer.Registrations {
     /// ```
     ///
     /// Captured in the process's world, it runs code in the process's world. It does not keep an isolated world
-    /// alive: once the world has ended (a test returned), ``Captured/run(_:)`` says so and runs its body in a world
-    /// of its own, made from the app's baseline, so that nothing of the late work reaches the process's world.
+    /// alive: once the world has ended (a test returned), ``Captured/run(_:)`` runs its body in a world of its own,
+    /// made from the app's baseline, so that nothing of the late work reaches the process's world, and says so in
+    /// debug builds.
     ///
     /// - Parameters:
     ///   - fileID: Where it is captured, for the message a late `run` writes. Leave the default.
@@ -63,8 +64,8 @@ extension SharedContainer.Registrations {
     }
 }
 
-/// A world, held weakly: what a captured world and a lazy wrapper keep of an isolated world, which must not keep it
-/// alive (while one lives, every resolution in the process takes the slower path). An isolated world makes its own,
+/// A world, held weakly: what a captured world keeps of an isolated world, which it must not keep alive (while one
+/// lives, every resolution in the process takes the slower path). An isolated world makes its own,
 /// when first asked (``World/reference``).
 @usableFromInline
 final class WorldReference: @unchecked Sendable {
