@@ -70,6 +70,9 @@ extension Container {
         let text = standardError(result)
         #expect(text.contains("Forge: captive dependency. Factory<CaptiveRepository>"))
         #expect(text.contains("Give Factory<CaptiveRepository> (ForgeTests/CaptiveDependencyTests.swift:23) a"))
+        // The advice that fixes it: resolve the dependency where it is used. A lazy property keeps its first value.
+        #expect(text.contains("or resolve Factory<SessionClient> (ForgeTests/CaptiveDependencyTests.swift:21) where"))
+        #expect(text.contains("a @LazyInjected property keeps its first value, just as captive"))
     }
 
     @Test(".off says nothing")

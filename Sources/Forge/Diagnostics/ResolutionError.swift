@@ -102,9 +102,10 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 what it got\(through) for as long as it lives: after the \(dependency.scope) scope lets go of that \
                 instance (a reset, a logout), the \(holder.scope) one still holds the old one. In \(world.description):
                     \(steps.joined(separator: "\n -> "))
-                Give \(holder.declaration) a scope no longer than \(dependency.scope), or keep the factory instead of \
-                the instance (a @LazyInjected property, or call the factory where the instance is used). To silence \
-                this, set Container.Diagnostics.captiveDependencies = .off.
+                Give \(holder.declaration) a scope no longer than \(dependency.scope), or resolve \
+                \(dependency.declaration) where its instance is used instead of keeping it, in a computed property or \
+                a method (a @LazyInjected property keeps its first value, just as captive). To silence this, set \
+                Container.Diagnostics.captiveDependencies = .off.
                 """)
     }
 
