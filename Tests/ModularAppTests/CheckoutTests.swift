@@ -32,6 +32,21 @@ final class PlainFormatter: PriceFormatter {
         #expect(http.posted == ["/orders tea,cake"])
     }
 
+    /// The view model's detached task carries the test's world: without it, it would resolve the promise in the
+    /// process's world, where nothing supplies it.
+    @Test func anOrderSentInTheBackgroundReachesTheMock() async {
+        nonisolated(unsafe) let http = MockHTTPClient()  // the test owns it; see "Concurrency" in the README
+        Container.httpClient.register { http }
+        CheckoutContainer.priceFormatter.register { PlainFormatter() }
+        let checkout = CheckoutContainer.viewModel()
+        checkout.add("tea")
+        let answer = await withCheckedContinuation { answered in
+            checkout.placeOrderInTheBackground { answered.resume(returning: $0) }
+        }
+        #expect(answer == "ok")
+        #expect(http.posted == ["/orders tea"])
+    }
+
     @Test("A test that forgets a promised mock gets Forge's message, not a crash of its own")
     func aForgottenMock() {
         let error = #expect(throws: ResolutionError.self) { try Container.httpClient.tryResolve() }

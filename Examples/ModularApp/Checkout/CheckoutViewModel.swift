@@ -27,4 +27,15 @@ public final class CheckoutViewModel {
         for sink in Container.analyticsSinks() { sink.record("order placed: \(items.count) items") }
         return answer
     }
+
+    /// Sends the order from a detached task, as an app does once the user has left the screen, and calls `done`
+    /// with the backend's answer. The work leaves the caller's task tree, so it carries the caller's registrations:
+    /// in a test, the test's mocks.
+    public func placeOrderInTheBackground(then done: @escaping @Sendable (String) -> Void) {
+        let registrations = Container.Registrations.capture()
+        let items = items
+        Task.detached {
+            done(registrations.run { Container.httpClient().post("/orders", items.joined(separator: ",")) })
+        }
+    }
 }
