@@ -78,11 +78,6 @@ extension Container {
 /// Opened by the test once verify has returned.
 private let afterVerify = DispatchSemaphore(value: 0)
 
-/// The threads of this process, from /proc (Linux).
-private func threadCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
-}
-
 @Suite struct AsyncVerifyTests {
     @Test func verifyOfAnAsyncRootFindsAPromiseTwoLevelsDown() async throws {
         let report = await Container.Diagnostics.verify { _ = await Container.asyncRoot() }

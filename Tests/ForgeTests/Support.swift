@@ -133,3 +133,8 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
     }
     return outcome.value
 }
+
+/// The threads of this process, from /proc (Linux); -1 where it cannot be read.
+func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+}

@@ -98,11 +98,6 @@ extension Container {
     fileprivate static let holderTryingSession = Factory(scope: .singleton) { Branch(try? sessionLeaf.tryResolve()) }
 }
 
-/// The threads of this process, from /proc (Linux).
-private func threadCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
-}
-
 @Suite struct TryResolveTests {
     @Test("A promise beneath the factory tried is resolved as a plain call resolves it: it stops the process")
     func aPromiseBeneathStopsAsAPlainCallDoes() async {
