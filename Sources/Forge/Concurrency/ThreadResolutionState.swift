@@ -40,7 +40,7 @@ final class ThreadResolutionState {
     var recording: GraphRecording?
     /// How many ``SharedContainer/Diagnostics/graph(_:)`` bodies run on this thread: each counts in
     /// ``TraceHook``'s recordings until it returns, or until its thread is abandoned
-    /// (``abandonGraphRecordings(above:)``).
+    /// (``abandonGraphRecordings()``).
     var openGraphRecordings = 0
     /// The ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw`` this thread runs: problems are recorded there
     /// instead of stopping the process.

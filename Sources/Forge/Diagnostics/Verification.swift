@@ -188,22 +188,22 @@ final class Verification: Sendable {
     static func run(in world: World, _ body: @escaping @Sendable () -> Void) -> [ResolutionError] {
         let verification = Verification(world: world)
         let caller = ThreadIdentity.current
-        return verification.running {
-            NewThread.start(for: "Container.Diagnostics.verify") {
-                // The calling thread waits for this one: if this one needs an instance the caller is making, that
-                // is a cycle, found as one across threads, not a wait that never ends.
-                _ = WaitsFor.record(caller, waitingFor: .current, on: ObjectIdentifier(verification))
-                ThreadResolutionState.current.verification = verification
-                $inTask.withValue(verification) { World.inWorld(world) { body() } }
-                verification.finish()
-            }
-            while true {
-                let ticket = Parking.ticket()
-                if verification.state.reading({ $0.isFinished }) { break }
-                Parking.wait(ticket)
-            }
-            WaitsFor.forget(ObjectIdentifier(verification))
+        verification.begin()
+        NewThread.start(for: "Container.Diagnostics.verify") {
+            // The calling thread waits for this one: if this one needs an instance the caller is making, that
+            // is a cycle, found as one across threads, not a wait that never ends.
+            _ = WaitsFor.record(caller, waitingFor: .current, on: ObjectIdentifier(verification))
+            ThreadResolutionState.current.verification = verification
+            $inTask.withValue(verification) { World.inWorld(world) { body() } }
+            verification.finish()
         }
+        while true {
+            let ticket = Parking.ticket()
+            if verification.state.reading({ $0.isFinished }) { break }
+            Parking.wait(ticket)
+        }
+        WaitsFor.forget(ObjectIdentifier(verification))
+        return verification.end()
     }
 
     /// Runs the async `body` in `world`, on a task executor with threads of its own, and returns every problem
@@ -215,36 +215,27 @@ final class Verification: Sendable {
         let executor = VerificationExecutor()
         let verification = Verification(world: world, executor: executor)
         executor.attach(verification)
-        return await verification.runningAsync {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                verification.state.withLock { $0.waiter = done }
-                Task(executorPreference: executor) {
-                    await $inTask.withValue(verification) { await World.inWorld(world) { await body() } }
-                    verification.finish()
-                }
+        verification.begin()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            verification.state.withLock { $0.waiter = done }
+            Task(executorPreference: executor) {
+                await $inTask.withValue(verification) { await World.inWorld(world) { await body() } }
+                verification.finish()
             }
-            executor.stop()
         }
+        executor.stop()
+        return verification.end()
     }
 
-    /// Counts this verification among those that look for captive dependencies while `wait` runs, then ends its
-    /// world if a problem parked its thread, and returns what it recorded.
-    private func running(_ wait: () -> Void) -> [ResolutionError] {
+    /// Counts this verification among those that look for captive dependencies until ``end()``.
+    private func begin() {
         // Chains are recorded while it runs: they name the factories above a problem, and captive dependencies.
         CaptiveDependencies.verifying(1)
-        wait()
-        CaptiveDependencies.verifying(-1)
-        return ended()
     }
 
-    private func runningAsync(_ wait: () async -> Void) async -> [ResolutionError] {
-        CaptiveDependencies.verifying(1)
-        await wait()
+    /// Stops counting it, ends its world if a problem parked its thread, and returns what it recorded.
+    private func end() -> [ResolutionError] {
         CaptiveDependencies.verifying(-1)
-        return ended()
-    }
-
-    private func ended() -> [ResolutionError] {
         let (problems, wasAbandoned) = state.reading { ($0.problems, $0.wasAbandoned) }
         if wasAbandoned { world.end() }
         return problems

@@ -74,7 +74,7 @@ final class World: Sendable {
         var stack: [Snapshot] = []
         /// Counts instances put in caches, so that `pop()` knows which came after its `push()`.
         var sequence: UInt64 = 0
-        /// Whether ``end()`` ended the world before its last owner let go of it.
+        /// Whether ``end()`` ran.
         var isEnded = false
         /// ``reference``, once something asked for it.
         var reference: WorldReference?
@@ -109,27 +109,20 @@ final class World: Sendable {
         }
     }
 
-    deinit {
-        guard !isGlobal && !state.reading({ $0.isEnded }) else { return }
-        resetScopes { _ in true }  // the world's scopes let go of their instances: `onDispose` hooks run
-        FastPathWord.add(-FastPathWord.oneIsolatedWorld)
-    }
+    deinit { end() }
 
-    /// Ends an isolated world that an owner may hold forever (the thread of a `verify` that met a problem, parked
-    /// for good): its scopes let go of their instances, and it no longer counts among the worlds that keep every
-    /// resolution in the process on the slower path. Its registrations stay; a resolution that still runs in it
-    /// (in a task its owner started) uses it while another isolated world exists, and the process's world while
-    /// none does.
+    /// Ends an isolated world, once: its scopes let go of their instances (`onDispose` hooks run), and it no longer
+    /// counts among the worlds that keep every resolution in the process on the slower path. Its last owner letting
+    /// go of it ends it; so does a `verify` whose thread met a problem and holds it forever. Its registrations stay;
+    /// a resolution that still runs in an ended world (in a task its owner started) uses it while another isolated
+    /// world exists, and the process's world while none does.
     func end() {
-        guard
-            !isGlobal
-                && state.withLock({ state in
-                    defer { state.isEnded = true }
-                    return !state.isEnded
-                })
-        else {
-            return
-        }
+        guard !isGlobal,
+            state.withLock({ state in
+                defer { state.isEnded = true }
+                return !state.isEnded
+            })
+        else { return }
         resetScopes { _ in true }
         FastPathWord.add(-FastPathWord.oneIsolatedWorld)
     }
