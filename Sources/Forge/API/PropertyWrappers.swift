@@ -224,8 +224,15 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
 
     @inlinable
     init(_ factory: Factory<T>) {
-        cell = .make(LazyState(factory))
+        cell = .make(LazyState(factory, origin: LazyOrigin.here()))
     }
+
+    /// Where the owner was made, which the resolution goes back to; `nil` in the common case, an owner made in the
+    /// process's world outside a closure of a factory that keeps its instances (``LazyOrigin``). It never changes:
+    /// read without the lock, and without copying the rest of the state. (In the cell, not beside it: a second
+    /// reference in the wrapper made every read of the property retain and release it, Benchmarks/engine.sh.)
+    @inlinable
+    var origin: LazyOrigin? { cell.withUnsafeMutablePointerToHeader { $0.pointee.origin } }
 
     /// The factory. It never changes, but it shares the state that writers hold the lock for.
     @inlinable
@@ -245,17 +252,31 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
         case .wait:
             preconditionFailure("valueOrClaim waits")
         case .claimed:
-            let value = store(factory())
+            // While every flag is clear (release builds without isolated worlds), an owner without an origin resolves
+            // as a call does, in the process's world.
+            let value = store(FastPathWord.allClear() && origin == nil ? factory() : resolveFromOrigin())
             cell.finishCreation { $0.value = value }
             return value
         }
     }
 
-    /// Resolves the factory now, after resetting it with `options`, and keeps `store` of the instance for every
-    /// later read, as ``set(_:)`` does.
+    /// Resolves the factory as ``origin`` says: in the owner's world, reporting a captive dependency of the factory
+    /// that made the owner. Not inlined: it keeps the first read's common case small (Benchmarks/engine.sh).
+    @usableFromInline
+    func resolveFromOrigin() -> T {
+        let factory = factory
+        return LazyOrigin.resolve(factory.box, from: origin) { factory() }
+    }
+
+    /// Resolves the factory now, in the owner's world, after resetting it there with `options`, and keeps `store` of
+    /// the instance for every later read, as ``set(_:)`` does.
     func resolve(reset options: FactoryResetOptions, _ store: (T) -> Stored) {
-        factory.reset(options)
-        set(store(factory()))
+        let factory = factory
+        let made = LazyOrigin.resolve(factory.box, from: origin) {
+            factory.reset(options)
+            return factory()
+        }
+        set(store(made))
     }
 
     /// Replaces the value for every later read. Waits while another thread makes the first value.
@@ -283,11 +304,16 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
 @usableFromInline
 struct LazyState<T, Value>: CreationState {
     @usableFromInline let factory: Factory<T>
+    /// Where the owner was made (``LazyBox/origin``).
+    @usableFromInline let origin: LazyOrigin?
     /// The value the first read made, or the one set last.
     @usableFromInline var value: Value?
     @usableFromInline var creation = Creation()
 
-    @inlinable init(_ factory: Factory<T>) { self.factory = factory }
+    @inlinable init(_ factory: Factory<T>, origin: LazyOrigin?) {
+        self.factory = factory
+        self.origin = origin
+    }
 }
 
 /// A class instance held weakly, or nothing for a value that holds none.

@@ -104,6 +104,16 @@ enum CaptiveDependencies {
         if let problem = problem(resolving: dependency) { report(problem) }
     }
 
+    /// Checks the first resolution of `dependency` by a lazy property whose owner the closures of `holders` (the
+    /// factories that keep their instances, outermost first) were making, and reports the first (longest-lived) one
+    /// that would keep it captive: the owner, and so the holder's instance, keeps what the property resolves.
+    static func check(_ dependency: FactoryBox, throughLazyPropertyOfInstanceOf holders: [FactoryBox]) {
+        guard dependency.kind == .cached || dependency.kind == .graph,
+            let holder = holders.firstIndex(where: { keeps($0, captive: dependency) })
+        else { return }
+        report(.captiveDependency(Array(holders[holder...]) + [dependency], in: World.current, throughLazyProperty: true))
+    }
+
     /// The captive dependency that resolving `dependency` now would stop the process with, for `tryResolve()` to
     /// throw instead: only under `.stop`, and outside `verify` (which records it and goes on).
     static func problemToThrow(resolving dependency: FactoryBox) -> ResolutionError? {

@@ -88,17 +88,30 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 
     /// `holder`, made for a longer-lived scope, resolved `dependency` through `chain` (`holder` first, `dependency`
     /// last).
-    static func captiveDependency(_ chain: [FactoryBox], in world: World) -> ResolutionError {
+    /// `holder` resolved `dependency`, the first and last of `chain`, while its instance was being made; or, with
+    /// `throughLazyProperty`, a lazy property of an object that `holder`'s closure made resolved it.
+    static func captiveDependency(_ chain: [FactoryBox], in world: World, throughLazyProperty: Bool = false)
+        -> ResolutionError
+    {
         let holder = chain[0]
         let dependency = chain[chain.count - 1]
         let steps = chain.map(\.declaration)
         let through = chain.count > 2 ? ", through the instances between them," : ""
+        let how =
+            throughLazyProperty
+            ? """
+            made an object, while its instance was being made, whose lazy property (@LazyInjected, \
+            @WeakLazyInjected or LazyDependency) resolved \(dependency.declaration), scope \(dependency.scope), when \
+            first read
+            """
+            : """
+            resolved \(dependency.declaration), scope \(dependency.scope), while its instance was being made
+            """
         return ResolutionError(
             kind: .captiveDependency, factory: dependency.declaration, chain: steps,
             world: world.description,
             description: """
-                Forge: captive dependency. \(holder.declaration), scope \(holder.scope), resolved \
-                \(dependency.declaration), scope \(dependency.scope), while its instance was being made, and keeps \
+                Forge: captive dependency. \(holder.declaration), scope \(holder.scope), \(how), and keeps \
                 what it got\(through) for as long as it lives: after the \(dependency.scope) scope lets go of that \
                 instance (a reset, a logout), the \(holder.scope) one still holds the old one. In \(world.description):
                     \(steps.joined(separator: "\n -> "))

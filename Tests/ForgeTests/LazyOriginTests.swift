@@ -1,0 +1,163 @@
+// A lazy property resolves in the world its owner was made in, whichever thread or task reads it first; one whose
+// owner a longer-lived factory made reports the captive dependency it resolves.
+import Dispatch
+import ForgeTesting
+import Foundation
+import Testing
+
+@_spi(ForgeTesting) @testable import Forge
+
+private final class Store: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+private let lateStoresMade = Counter()
+
+extension Container {
+    fileprivate static let lazyStore = Factory(scope: .singleton) { Store("live") }
+    fileprivate static let lazySession = Factory(scope: .cached) { Store("session") }
+    fileprivate static let lazyHolder = Factory(scope: .singleton) { SessionUser() }
+    fileprivate static let lazyUniqueHolder = Factory { SessionUser() }
+    fileprivate static let lateStore = Factory(scope: .singleton) { () -> Store in
+        lateStoresMade.increment()
+        return Store("live")
+    }
+}
+
+/// Every lazy form, of one factory.
+private final class StoreUser: @unchecked Sendable {
+    // @unchecked: the wrappers are read from several threads, which their locked cells allow.
+    @LazyInjected(Container.lazyStore) var store
+    @WeakLazyInjected(Container.lazyStore) var weakStore
+    let dependency = LazyDependency(Container.lazyStore)
+}
+
+/// A lazy property of a session-scoped factory.
+private final class SessionUser: @unchecked Sendable {
+    // @unchecked: as above.
+    @LazyInjected(Container.lazySession) var session
+}
+
+/// Runs `work` on a new thread and returns what it returns, or `nil` if it has not returned within 10 seconds.
+private func onAThread(_ work: @escaping @Sendable () -> String?) -> String? {
+    let result = Locked<String?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        result.value = work()
+        done.signal()
+    }.start()
+    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
+}
+
+/// Runs `work` on a global dispatch queue, as `onAThread` does.
+private func onAQueue(_ work: @escaping @Sendable () -> String?) -> String? {
+    let result = Locked<String?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        result.value = work()
+        done.signal()
+    }
+    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
+}
+
+@Suite(.isolatedRegistrations) struct LazyOriginTests {
+    @Test("A lazy property of an owner made in the test resolves the test's mock, read first from detached work")
+    func readFirstFromDetachedWork() async {
+        Container.lazyStore.register { Store("mock") }
+        let user = StoreUser()
+        #expect(await Task.detached { user.store.name }.value == "mock")
+        #expect(onAQueue { user.weakStore?.name } == "mock")
+        #expect(onAThread { user.dependency.value.name } == "mock")
+        // Resolving again, from detached work too, resets and resolves in the owner's world.
+        Container.lazyStore.register { Store("second mock") }
+        #expect(await Task.detached { user.$store.resolve(reset: .scope) }.value == ())
+        #expect(user.store.name == "second mock")
+    }
+
+    @Test("Each parallel test's owners resolve its own mock, from detached work")
+    func parallelTestsKeepTheirOwn() async {
+        await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    await Container.Registrations.isolated {
+                        Container.lazyStore.register { Store("mock \(index)") }
+                        let user = StoreUser()
+                        return await Task.detached { user.store.name }.value == "mock \(index)"
+                    }
+                }
+            }
+            for await sawItsOwn in group { #expect(sawItsOwn) }
+        }
+    }
+
+    @Test(
+        "A lazy property whose owner a singleton made reports the captive dependency it resolves",
+        .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
+    func aLongerLivedMakerKeepsItCaptive() {
+        let problems = Locked<[ResolutionError]>([])
+        Container.Registrations.isolated(
+            named: "lazy captive", fileID: #fileID, line: #line, reportingProblems: { error in problems.mutate { $0.append(error) } }
+        ) {
+            #expect(Container.lazyHolder().session.name == "session")
+            // A unique maker keeps nothing: its instance belongs to whoever resolved it.
+            _ = Container.lazyUniqueHolder().session
+        }
+        #expect(problems.value.map(\.kind) == [.captiveDependency])
+        let problem = problems.value.first
+        #expect(problem?.chain.count == 2)
+        #expect(problem?.factory.hasPrefix("Factory<Store>") == true)
+        #expect(problem?.description.contains("whose lazy property (@LazyInjected") == true, "\(String(describing: problem))")
+    }
+
+    @Test("verify reports a captive dependency through a lazy property")
+    func verifyFindsIt() {
+        let report = Container.Diagnostics.verify { _ = Container.lazyHolder().session }
+        #expect(report.problems.map(\.kind) == [.captiveDependency], "\(report)")
+    }
+}
+
+/// In the process's world, and after a world ended: one test at a time, in exit tests.
+@Suite struct LazyOriginProcessWorldTests {
+    @Test("An owner made in the process's world resolves there, even when a test's world reads it first")
+    func anOwnerMadeOutsideResolvesOutside() async {
+        await #expect(processExitsWith: .success) {
+            // ESCAPE Container.Diagnostics.escapedResolutions = .off  // the read below is one, on purpose
+            let user = StoreUser()
+            let read = Container.Registrations.isolated {
+                Container.lazyStore.register { Store("mock") }
+                return user.store.name
+            }
+            precondition(read == "live", "resolved in the test's world: \(read)")
+            precondition(user.store === Container.lazyStore(), "not the process's singleton")
+        }
+    }
+
+    @Test("A lazy property read after its owner's world ended is told so, and leaves nothing in the process's world")
+    func readAfterItsWorldEnded() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let user = Container.Registrations.isolated {
+                Container.lateStore.register { Store("mock") }
+                return LateStoreUser()
+            }
+            precondition(!World.isolatedWorldsExist, "the world lives on")
+            precondition(user.store.name == "live", "the ended world's mock: \(user.store.name)")
+            precondition(lateStoresMade.value == 1)
+            _ = Container.lateStore()  // the process's own: made anew, not the late read's
+            precondition(lateStoresMade.value == 2, "the late read's instance reached the process's world")
+            precondition(!World.isolatedWorldsExist, "the late read's world lives on")
+        }
+        #if DEBUG  // Forge's warnings are written in its debug builds
+            let text = standardError(result)
+            #expect(text.contains("A lazy property of Factory<Store>"), "\(text)")
+            #expect(text.contains("was first read after the world its owner was made in had ended"), "\(text)")
+        #else
+            _ = result
+        #endif
+    }
+}
+
+private final class LateStoreUser: @unchecked Sendable {
+    // @unchecked: as StoreUser.
+    @LazyInjected(Container.lateStore) var store
+}
