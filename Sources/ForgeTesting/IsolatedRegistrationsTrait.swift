@@ -25,7 +25,10 @@ import Testing
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge) for what a world holds.
 ///
 /// A captive dependency met in the test's world, while `Container.Diagnostics.captiveDependencies` is `.warn`
-/// (the default in debug builds), is an issue of the test, with Forge's message, instead of a printed warning. A
+/// (the default in debug builds), is an issue of the test, with Forge's message, instead of a printed warning. So is
+/// an escaped resolution (`Container.Diagnostics.escapedResolutions`): work the test started outside its task tree
+/// (a `Task.detached`, a queue, a thread) that resolved, in the process's world, a factory the test overrides;
+/// it is recorded when the test's body returns. A
 /// problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
 /// world, and so the test; `Container.Diagnostics.verify` reports those beneath any root, as problems a test can
 /// check, and `tryResolve()` throws them for the factory it is called on.
@@ -46,6 +49,9 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        // A resolution in the process's world from a test's own task tree (a test without the trait) is deliberate:
+        // only work that left every test's task tree is an escaped resolution.
+        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }
         let location = test.sourceLocation
         // At the test's line: the issue is the test's, wherever in Forge it was met.
         let reportProblem: @Sendable (ResolutionError) -> Void = {

@@ -23,7 +23,10 @@ import XCTest
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge).
 ///
 /// A captive dependency met in the test's world, while `Container.Diagnostics.captiveDependencies` is `.warn`
-/// (the default in debug builds), fails the test with Forge's message instead of printing a warning. A problem that
+/// (the default in debug builds), fails the test with Forge's message instead of printing a warning. So does an
+/// escaped resolution (`Container.Diagnostics.escapedResolutions`): work the test started outside its task tree (a
+/// `Task.detached`, a queue, a thread) that resolved, in the process's world, a factory the test overrides; the
+/// failure is recorded after `tearDown`. A problem that
 /// stops the process (a missing promise, a cycle) still stops it, with a message that names the test's world, and
 /// so the test.
 open class IsolatedTestCase: XCTestCase {

@@ -26,6 +26,8 @@ extension Container {
     fileprivate static let capturedStorage = Factory(scope: .singleton) { Storage("live") }
     fileprivate static let mainActorStorage = MainActorFactory(scope: .singleton) { Storage("live") }
     fileprivate static let asyncStorage = AsyncFactory(scope: .singleton) { Storage("live") }
+    fileprivate static let escapingStorage = Factory(scope: .singleton) { Storage("live") }
+    fileprivate static let escapingMainActorStorage = MainActorFactory(scope: .singleton) { Storage("live") }
     fileprivate static let disposable = Factory(scope: .cached) { Storage("cached") }.onDispose { _ in
         disposed.increment()
     }
@@ -78,10 +80,22 @@ private func onAQueue(_ work: @escaping @Sendable () -> String) -> String? {
                 == "mock")
         #expect(onAQueue { registrations.run { Container.capturedStorage().name } } == "mock")
         #expect(onAThread { registrations.run { Container.capturedStorage().name } } == "mock")
-        // Without it, the same work sees the process's world.
-        #expect(await Task.detached { Container.capturedStorage().name }.value == "live")
-        #expect(onAQueue { Container.capturedStorage().name } == "live")
-        #expect(onAThread { Container.capturedStorage().name } == "live")
+        // The trait records any escaped resolution as an issue of this test: there is none.
+    }
+
+    @Test("Without it, the same work sees the process's world, and each escape is reported")
+    func withoutItTheWorkEscapes() async {
+        let (_, problems) = await collectingProblems {
+            Container.escapingStorage.register { Storage("mock") }
+            Container.escapingMainActorStorage.register { Storage("mock") }
+            #expect(await Task.detached { Container.escapingStorage().name }.value == "live")
+            #expect(onAQueue { Container.escapingStorage().name } == "live")
+            #expect(onAThread { Container.escapingStorage().name } == "live")
+            #expect(await Task.detached { await Container.escapingMainActorStorage.resolve().name }.value == "live")
+        }
+        // Once per factory.
+        #expect(problems.map(\.kind) == [.escapedResolution, .escapedResolution])
+        #expect(Set(problems.map(\.factory)).count == 2)
     }
 
     @Test func aCapturedWorldDoesNotKeepItAlive() {

@@ -6,6 +6,8 @@ import Testing
 
 extension Container {
     static let proofAPI = Factory<Greeting> { Hello() }
+    /// Overridden by one test only: the others' overrides of `proofAPI` would all see its escape.
+    static let proofDetached = Factory<Greeting> { Hello() }
     static let proofSingleton = Factory<Greeting>(scope: .singleton) { Hello() }
     static let proofCached = Factory<Greeting>(scope: .cached) { Hello() }
     static let proofSession = Factory<Greeting>(scope: .session) { Hello() }
@@ -52,10 +54,14 @@ private struct Seen: Sendable, Equatable {
         }
     }
 
-    @Test func aDetachedTaskUsesTheProcessWorld() async {
-        Container.proofAPI.register { MockGreeting("isolated") }
-        #expect(Container.proofAPI().text == "isolated")
-        #expect(await Task.detached { Container.proofAPI().text }.value == "hello")
+    @Test("A detached task uses the process's world, and its resolution of the world's override is reported")
+    func aDetachedTaskUsesTheProcessWorld() async {
+        let (_, problems) = await collectingProblems(named: "detached") {
+            Container.proofDetached.register { MockGreeting("isolated") }
+            #expect(Container.proofDetached().text == "isolated")
+            #expect(await Task.detached { Container.proofDetached().text }.value == "hello")
+        }
+        #expect(problems.map(\.kind) == [.escapedResolution])
     }
 
     @Test(.isolatedRegistrations { Container.proofAPI.register { MockGreeting("from the trait") } })

@@ -94,20 +94,19 @@ private func onAQueue(_ work: @escaping @Sendable () -> String?) -> String? {
     @Test(
         "A lazy property whose owner a singleton made reports the captive dependency it resolves",
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
-    func aLongerLivedMakerKeepsItCaptive() {
-        let problems = Locked<[ResolutionError]>([])
-        Container.Registrations.isolated(
-            named: "lazy captive", fileID: #fileID, line: #line, reportingProblems: { error in problems.mutate { $0.append(error) } }
-        ) {
+    func aLongerLivedMakerKeepsItCaptive() async {
+        let (_, problems) = await collectingProblems {
             #expect(Container.lazyHolder().session.name == "session")
             // A unique maker keeps nothing: its instance belongs to whoever resolved it.
             _ = Container.lazyUniqueHolder().session
         }
-        #expect(problems.value.map(\.kind) == [.captiveDependency])
-        let problem = problems.value.first
+        #expect(problems.map(\.kind) == [.captiveDependency])
+        let problem = problems.first
         #expect(problem?.chain.count == 2)
         #expect(problem?.factory.hasPrefix("Factory<Store>") == true)
-        #expect(problem?.description.contains("whose lazy property (@LazyInjected") == true, "\(String(describing: problem))")
+        #expect(
+            problem?.description.contains("whose lazy property (@LazyInjected") == true,
+            "\(String(describing: problem))")
     }
 
     @Test("verify reports a captive dependency through a lazy property")

@@ -1,6 +1,6 @@
 // Services, factories and helpers the tests share.
 import Dispatch
-import Forge
+@_spi(ForgeTesting) import Forge
 import Foundation
 import Synchronization
 import Testing
@@ -137,4 +137,16 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
 /// The threads of this process, from /proc (Linux); -1 where it cannot be read.
 func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+}
+
+/// Runs `body` in an isolated world whose problems (escaped resolutions, captive dependencies) are collected instead
+/// of recorded as issues of the test; returns what `body` returns, and the problems, once the body has returned.
+func collectingProblems<R>(
+    named name: String = "collecting", _ body: () async throws -> R
+) async rethrows -> (R, [ResolutionError]) {
+    let problems = Locked<[ResolutionError]>([])
+    let result = try await Container.Registrations.isolated(
+        named: name, fileID: #fileID, line: #line,
+        reportingProblems: { problem in problems.mutate { $0.append(problem) } }, body)
+    return (result, problems.value)
 }

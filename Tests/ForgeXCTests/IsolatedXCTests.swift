@@ -19,8 +19,25 @@ final class IsolatedXCTests: IsolatedTestCase {
         XCTAssertTrue(Container.payments() === mock)
     }
 
+    func testWorkThatCarriesTheWorldSeesTheMock() {
+        let registrations = Container.Registrations.capture()
+        let outside = Task.detached { registrations.run { Container.payments() is MockPayments } }
+        let expectation = expectation(description: "detached task")
+        Task {
+            let isMock = await outside.value
+            XCTAssertTrue(isMock)
+            expectation.fulfill()
+        }
+        wait(for: [expectation], timeout: 10)
+    }
+
     func testTheProcessWorldIsUntouched() {
-        let outside = Task.detached { Container.payments() is LivePayments }
+        // Resolved in the process's world on purpose: a push() there marks it so, and no escape is reported.
+        let outside = Task.detached {
+            Container.Registrations.push()
+            defer { Container.Registrations.pop() }
+            return Container.payments() is LivePayments
+        }
         let expectation = expectation(description: "detached task")
         Task {
             let isLive = await outside.value

@@ -111,7 +111,8 @@ enum CaptiveDependencies {
         guard dependency.kind == .cached || dependency.kind == .graph,
             let holder = holders.firstIndex(where: { keeps($0, captive: dependency) })
         else { return }
-        report(.captiveDependency(Array(holders[holder...]) + [dependency], in: World.current, throughLazyProperty: true))
+        report(
+            .captiveDependency(Array(holders[holder...]) + [dependency], in: World.current, throughLazyProperty: true))
     }
 
     /// The captive dependency that resolving `dependency` now would stop the process with, for `tryResolve()` to

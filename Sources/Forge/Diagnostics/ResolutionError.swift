@@ -24,9 +24,13 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// A longer-lived instance resolved this shorter-lived factory while it was being made, and keeps what it
         /// got after the factory's scope lets go of it (``SharedContainer/Diagnostics/captiveDependencies``).
         case captiveDependency
+        /// Code resolved the factory in the process's world, outside every isolated world, while a live isolated
+        /// world (a test's) overrides it (``SharedContainer/Diagnostics/escapedResolutions``).
+        case escapedResolution
     }
 
-    /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, or a captive dependency.
+    /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, a captive dependency, or an
+    /// escaped resolution.
     public let kind: Kind
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`.
     public let factory: String

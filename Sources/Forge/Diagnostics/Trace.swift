@@ -128,7 +128,7 @@ extension FactoryBox {
     /// A resolution while tracing: finds where the instance will come from, times the resolution, and sends its
     /// event after it returns.
     func resolveTraced(_ parameter: UnsafeRawPointer) -> AnyObject {
-        let world = World.current
+        let world = World.current(resolving: self)
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         let thread = ThreadResolutionState.current
         if thread.isSendingTrace {  // a resolution the trace hook makes

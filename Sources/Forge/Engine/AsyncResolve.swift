@@ -50,7 +50,7 @@ extension FactoryBox {
     @usableFromInline
     func resolveAsync(_ parameter: any Sendable = ()) async throws -> AnyObject {
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
-        let world = World.current
+        let world = World.current(resolving: self)
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         // A hit needs no await: reading it first, synchronously, keeps async machinery off the hit path.
         if path == .stored && !TraceHook.isActive, let instance = slot.reading({ $0.instance }) {

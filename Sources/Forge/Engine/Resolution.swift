@@ -73,7 +73,7 @@ extension FactoryBox {
     /// Returns the kept instance a resolution now would return, running no closure, as the factory's representation
     /// keeps it.
     func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject? {
-        let world = World.current
+        let world = World.current(resolving: self)
         let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
         let target = instanceSlot(for: parameter, in: slot)
         // A kept instance runs no closure: it closes no cycle and nests nothing, so a factory that keeps one instance

@@ -58,8 +58,10 @@ final class LazyOrigin: Sendable {
     @usableFromInline
     static func resolve<R>(_ factory: FactoryBox, from origin: LazyOrigin?, _ body: () -> R) -> R {
         guard let origin else {
-            // Made in the process's world: resolved there, even when an isolated world reads it.
+            // Made in the process's world: resolved there, even when an isolated world reads it, which is an escape
+            // from that world if it overrides the factory, though it runs in a test's own task tree.
             guard World.isolatedWorldsExist, World.isolated != nil else { return body() }
+            EscapedResolutions.check(factory, evenInATest: true)
             return World.inWorld(.global, body)
         }
         let world = origin.world.map { origin.world(from: $0, resolving: factory) } ?? .global

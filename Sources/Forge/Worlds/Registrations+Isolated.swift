@@ -33,6 +33,7 @@ extension SharedContainer.Registrations {
         line: Int = #line, _ body: () throws -> R
     ) rethrows -> R {
         let world = World.makeIsolated(named: name, runContext: runContext, at: "\(fileID):\(line)")
+        defer { world.endWatching() }
         return try World.$isolated.withValue(world, operation: body)
     }
 
@@ -47,6 +48,7 @@ extension SharedContainer.Registrations {
         line: Int = #line, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
         let world = World.makeIsolated(named: name, runContext: runContext, at: "\(fileID):\(line)")
+        defer { world.endWatching() }
         return try await World.$isolated.withValue(world, operation: body)
     }
 }
@@ -62,6 +64,7 @@ extension SharedContainer.Registrations {
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void, _ body: () throws -> R
     ) rethrows -> R {
         let world = World.makeIsolated(named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems)
+        defer { world.endWatching() }
         return try World.$isolated.withValue(world, operation: body)
     }
 
@@ -73,6 +76,7 @@ extension SharedContainer.Registrations {
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
         let world = World.makeIsolated(named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems)
+        defer { world.endWatching() }
         return try await World.$isolated.withValue(world, operation: body)
     }
 }

@@ -30,6 +30,14 @@ final class World: Sendable {
         return isolatedWorldsExist ? (isolated ?? global) : global
     }
 
+    /// ``current``, for a resolution of `box`: in the process's world while isolated worlds exist, the resolution is
+    /// checked as an escape from them (``EscapedResolutions``).
+    static func current(resolving box: FactoryBox) -> World {
+        let world = current
+        if world.isGlobal && isolatedWorldsExist { EscapedResolutions.check(box) }
+        return world
+    }
+
     let isGlobal: Bool
     /// What contexts and time-to-live read: the process's, or what an isolated world was given.
     let runContext: SharedContainer.RunContext
@@ -78,7 +86,16 @@ final class World: Sendable {
         var isEnded = false
         /// ``reference``, once something asked for it.
         var reference: WorldReference?
+        /// Whether resolutions in the process's world of factories this world overrides are escapes it is told of:
+        /// until the body of its `isolated` call returns (``endWatching()``).
+        var isWatching = true
+        /// The escaped resolutions met while watching, for the problem handler, once per factory.
+        var escapes: [ObjectIdentifier: ResolutionError] = [:]
     }
+
+    /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
+    /// freed, so that a world read under that lock is alive (``recordEscape(of:stopping:)``).
+    private static let live = Locked<[ObjectIdentifier: Unmanaged<World>]>([:])
 
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
@@ -93,7 +110,10 @@ final class World: Sendable {
             isGlobal
             ? Locked(State(initial: initial, baseline: initial), heldAcrossForkWithRank: 0)
             : Locked(State(initial: initial, baseline: initial))
-        if !isGlobal { FastPathWord.add(FastPathWord.oneIsolatedWorld) }
+        if !isGlobal {
+            World.live.withLock { $0[ObjectIdentifier(self)] = Unmanaged.passUnretained(self) }
+            FastPathWord.add(FastPathWord.oneIsolatedWorld)
+        }
     }
 
     /// This world, held weakly, for what must not keep it alive (``SharedContainer/Registrations/Captured``): made on
@@ -123,6 +143,7 @@ final class World: Sendable {
                 return !state.isEnded
             })
         else { return }
+        _ = World.live.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
         resetScopes { _ in true }
         FastPathWord.add(-FastPathWord.oneIsolatedWorld)
     }
@@ -404,5 +425,65 @@ extension World {
         _ world: World, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
         try await $isolated.withValue(world.isGlobal ? nil : world, operation: body)
+    }
+}
+
+// MARK: Escaped resolutions
+
+extension World {
+    /// Whether this world (the process's) has a `push()` without its `pop()`.
+    var hasPush: Bool { state.reading { !$0.stack.isEmpty } }
+
+    /// Records a resolution of `box` in the process's world as an escape from every live world that watches and
+    /// overrides `box` (``EscapedResolutions``): each world with a problem handler keeps it for its test, once per
+    /// factory, unless `stopping`. Returns the problem and the worlds without a handler, to warn of; `nil` when no
+    /// world overrides `box`.
+    static func recordEscape(of box: FactoryBox, stopping: Bool) -> (problem: ResolutionError, worldsToWarn: [String])?
+    {
+        // The worlds stay alive while the list's lock is held: one that ends takes it first to leave the list.
+        live.withLock { worlds in
+            let bypassed = worlds.values.filter { $0._withUnsafeGuaranteedRef { $0.overridesOnItsOwn(box) } }
+            guard !bypassed.isEmpty else { return nil }
+            let names = bypassed.map { $0._withUnsafeGuaranteedRef { $0.description } }.sorted()
+            let problem = ResolutionError.escapedResolution(box, bypassing: names)
+            var worldsToWarn: [String] = []
+            for world in bypassed where !stopping {
+                world._withUnsafeGuaranteedRef { world in
+                    if world.problemHandler == nil {
+                        worldsToWarn.append(world.description)
+                    } else {
+                        world.state.withLock { state in
+                            if state.escapes[ObjectIdentifier(box)] == nil {
+                                state.escapes[ObjectIdentifier(box)] = problem
+                            }
+                        }
+                    }
+                }
+            }
+            return (problem, worldsToWarn)
+        }
+    }
+
+    /// Whether this world watches for escapes and has an override for `box` that it registered itself, not one it
+    /// started with.
+    private func overridesOnItsOwn(_ box: FactoryBox) -> Bool {
+        state.reading { state in
+            guard state.isWatching, let slot = state.slots[ObjectIdentifier(box)]?.slot,
+                let registration = slot.registration
+            else { return false }
+            return registration !== state.initial[ObjectIdentifier(box)]?.registration
+        }
+    }
+
+    /// Stops watching for escapes, when the body of this world's `isolated` call returns, and hands the escapes met
+    /// meanwhile to the problem handler, on the calling task: the test's, for a world that ForgeTesting made.
+    func endWatching() {
+        let escapes = state.withLock { state in
+            state.isWatching = false
+            defer { state.escapes = [:] }
+            return state.escapes.values.sorted { $0.factory < $1.factory }
+        }
+        guard let problemHandler else { return }
+        for escape in escapes { problemHandler(escape) }
     }
 }

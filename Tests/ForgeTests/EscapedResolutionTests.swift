@@ -1,0 +1,180 @@
+// A resolution in the process's world of a factory that a live isolated world overrides is an escaped resolution:
+// reported to the world's test, attributed to it, or written as a warning, or stopping the process, by policy.
+import ForgeTesting
+import Testing
+
+@_spi(ForgeTesting) @testable import Forge
+
+private final class Endpoint: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+extension Container {
+    fileprivate static let escapeFirst = Factory(scope: .singleton) { Endpoint("live") }
+    fileprivate static let escapeSecond = Factory(scope: .singleton) { Endpoint("live") }
+    fileprivate static let escapeTrait = Factory { Endpoint("live") }
+    fileprivate static let escapeDeliberate = Factory { Endpoint("live") }
+    fileprivate static let escapeLate = Factory { Endpoint("live") }
+    fileprivate static let escapeLazy = Factory { Endpoint("live") }
+    fileprivate static let escapeAsync = AsyncFactory { Endpoint("live") }
+    fileprivate static let escapeTried = Factory { Endpoint("live") }
+    fileprivate static let escapeProcess = Factory { Endpoint("live") }
+}
+
+private final class LazyUser: @unchecked Sendable {
+    // @unchecked: the wrapper's cell is locked.
+    @LazyInjected(Container.escapeLazy) var service
+}
+
+@Suite struct EscapedResolutionTests {
+    @Test(
+        "Two tests in parallel: each one's escape is its own issue, naming the factory, the world and the remedy",
+        .enabled(if: Container.Diagnostics.escapedResolutions == .warn, "release builds look for none by default"))
+    func eachEscapeGoesToItsTest() async {
+        async let first = collectingProblems(named: "first") {
+            Container.escapeFirst.register { Endpoint("mock") }
+            return await Task.detached { Container.escapeFirst().name }.value
+        }
+        async let second = collectingProblems(named: "second") {
+            Container.escapeSecond.register { Endpoint("mock") }
+            let carried = Container.Registrations.capture()
+            return await Task.detached { carried.run { Container.escapeSecond().name } }.value
+        }
+        let ((firstName, firstProblems), (secondName, secondProblems)) = await (first, second)
+        #expect(firstName == "live")
+        #expect(secondName == "mock")
+        #expect(secondProblems.isEmpty, "the carried work escaped nothing: \(secondProblems)")
+        #expect(firstProblems.map(\.kind) == [.escapedResolution])
+        let message = firstProblems.first?.description ?? ""
+        #expect(
+            message.contains(
+                "Forge: escaped resolution. Factory<Endpoint> (ForgeTests/EscapedResolutionTests.swift:14)"))
+        #expect(message.contains("while the isolated world \"first\""), "\(message)")
+        #expect(!message.contains("\"second\""))
+        #expect(message.contains("Container.Registrations.capture()"))
+        #expect(firstProblems.first?.world == "the process's world")
+    }
+
+    @Test(
+        "Under the trait, an escape is an issue of the test, at the test's line, recorded when its body returns",
+        .enabled(if: Container.Diagnostics.escapedResolutions == .warn, "release builds look for none by default"))
+    func underTheTraitItIsAnIssueOfTheTest() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue("Expected: this test checks that the trait records an escaped resolution as its issue")
+        {
+            try await IsolatedRegistrationsTrait.isolatedRegistrations.provideScope(
+                for: test, testCase: Test.Case.current
+            ) {
+                Container.escapeTrait.register { Endpoint("mock") }
+                _ = await Task.detached { Container.escapeTrait() }.value
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("Forge: escaped resolution. Factory<Endpoint>")
+                && text.contains("the isolated world \"test underTheTraitItIsAnIssueOfTheTest()\"")
+                && issue.sourceLocation == test.sourceLocation
+        }
+    }
+
+    @Test("A test's own use of the process's world is deliberate: no escape while another test overrides the factory")
+    func aTestsOwnTaskTreeIsDeliberate() async throws {
+        let test = try #require(Test.current)
+        let processWorld = Container.Registrations.capture()
+        // Through the trait, which tells Forge what a test's own task tree is; an issue it recorded would fail this.
+        try await IsolatedRegistrationsTrait.isolatedRegistrations.provideScope(for: test, testCase: Test.Case.current)
+        {
+            Container.escapeDeliberate.register { Endpoint("mock") }
+            #expect(processWorld.run { Container.escapeDeliberate().name } == "live")
+        }
+    }
+
+    @Test(
+        "Every way to resolve in the process's world is checked: tryResolve(), async factories, lazy properties",
+        .enabled(if: Container.Diagnostics.escapedResolutions == .warn, "release builds look for none by default"))
+    func everyResolutionIsChecked() async {
+        let outside = await Task.detached { LazyUser() }.value
+        let (_, problems) = await collectingProblems {
+            Container.escapeTried.register { Endpoint("mock") }
+            Container.escapeAsync.register { Endpoint("mock") }
+            Container.escapeLazy.register { Endpoint("mock") }
+            #expect(await Task.detached { try? Container.escapeTried.tryResolve().name }.value == "live")
+            #expect(await Task.detached { await Container.escapeAsync().name }.value == "live")
+            // An owner made outside the world resolves outside it, even when read first inside.
+            #expect(outside.service.name == "live")
+        }
+        #expect(problems.map(\.kind) == [.escapedResolution, .escapedResolution, .escapedResolution])
+        #expect(Set(problems.map(\.factory)).count == 3, "\(problems.map(\.factory))")
+    }
+
+    @Test("After its body returned, a world reports no escape: the test is over")
+    func noReportAfterTheBody() async {
+        let (task, problems) = await collectingProblems {
+            Container.escapeLate.register { Endpoint("mock") }
+            // Keeps the world alive after the body returns, as a test's unawaited `Task { }` does.
+            return Task { await Task.yield() }
+        }
+        let name = await Task.detached { Container.escapeLate().name }.value
+        await task.value
+        #expect(name == "live")
+        #expect(problems.isEmpty)
+    }
+}
+
+/// The policies, the warning and the process world's `push()`: one test at a time, in exit tests.
+@Suite struct EscapedResolutionPolicyTests {
+    @Test("Outside tests, an escape is a warning, once per factory and world")
+    func warnsOnce() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            await Container.Registrations.isolated(named: "preview") {
+                Container.escapeProcess.register { Endpoint("mock") }
+                for _ in 0..<3 { _ = await Task.detached { Container.escapeProcess() }.value }
+            }
+        }
+        let text = standardError(result)
+        #if DEBUG
+            #expect(text.components(separatedBy: "Forge warning: escaped resolution.").count == 2, "\(text)")
+            #expect(
+                text.contains("while the isolated world \"preview\" (made at ForgeTests/EscapedResolutionTests.swift:"))
+        #else
+            #expect(!text.contains("escaped"))
+        #endif
+    }
+
+    @Test(".stop stops the process where the escape happens")
+    func stops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.escapedResolutions = .stop
+            await Container.Registrations.isolated(named: "strict") {
+                Container.escapeProcess.register { Endpoint("mock") }
+                _ = await Task.detached { Container.escapeProcess() }.value
+            }
+        }
+        #expect(standardError(result).contains("Forge: escaped resolution. Factory<Endpoint>"))
+    }
+
+    @Test(".off, and a push() in the process's world (an XCTest case's), silence it")
+    func silenced() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let (_, problems) = await collectingProblems {
+                Container.escapeProcess.register { Endpoint("mock") }
+                Container.Diagnostics.escapedResolutions = .off
+                _ = await Task.detached { Container.escapeProcess() }.value
+                Container.Diagnostics.escapedResolutions = .warn
+                await Task.detached {
+                    Container.Registrations.push()
+                    _ = Container.escapeProcess()
+                    Container.Registrations.pop()
+                }.value
+            }
+            precondition(problems.isEmpty, "reported: \(problems)")
+            // The same escape, without either, is reported.
+            let (_, reported) = await collectingProblems {
+                Container.escapeProcess.register { Endpoint("mock") }
+                _ = await Task.detached { Container.escapeProcess() }.value
+            }
+            precondition(reported.map(\.kind) == [.escapedResolution], "not reported: \(reported)")
+        }
+        #expect(!standardError(result).contains("Forge warning"))
+    }
+}
