@@ -12,7 +12,7 @@ def parse(text):
     return dict(line.split() for line in text.strip().splitlines())
 debug, release = parse(sys.argv[1]), parse(sys.argv[2])
 print(f"cycle detection: debug {debug['cycleDetection']}, release {release['cycleDetection']}")
-for name in ("unique", "singleton"):
+for name in ("unique", "singleton", "singletonWhileIsolated"):
     d, r = float(debug[name]), float(release[name])
-    print(f"{name:10} debug {d:7.1f} ns  release {r:6.1f} ns  debug/release {d / r:5.2f}x")
+    print(f"{name:22} debug {d:7.1f} ns  release {r:6.1f} ns  debug/release {d / r:5.2f}x")
 PY

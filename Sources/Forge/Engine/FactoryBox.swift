@@ -14,9 +14,10 @@
 // 1. `FastPathWord.allClear()` reads the process-wide word. While it is zero (no isolated world, no decorator, no
 //    trace, no captive-dependency check, `AutoRegistering` done) the slot is the box itself, borrowed. Otherwise
 //    `currentSlot()` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated world,
-//    under the world's lock. It takes the slot unretained: the world holds its slots until it dies, and the task
-//    local that names the world holds the world for the whole resolution. While a trace is set, `resolveTraced`
-//    (Trace.swift) wraps the rest to time it.
+//    under the world's lock; in the process's world while isolated worlds exist, it checks the resolution as an
+//    escaped one (EscapedResolutions.swift). It takes the slot unretained: the world holds its slots until it dies,
+//    and the task local that names the world holds the world for the whole resolution. While a trace is set,
+//    `resolveTraced` (Trace.swift) wraps the rest to time it.
 // 2. The slot's lock is taken to read (`reading`), the instance copied out (retained), the lock released.
 // 3. If a decorator is set, it is called with the instance, outside every lock.
 //
