@@ -27,11 +27,10 @@ import Testing
 /// A captive dependency met in the test's world, while `Container.Diagnostics.captiveDependencies` is `.warn`
 /// (the default in debug builds), is an issue of the test, with Forge's message, instead of a printed warning. So is
 /// an escaped resolution (`Container.Diagnostics.escapedResolutions`): work the test started outside its task tree
-/// (a `Task.detached`, a queue, a thread) that resolved, in the process's world, a factory the test overrides;
-/// it is recorded when the test's body returns. A
-/// problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
-/// world, and so the test; `Container.Diagnostics.verify` reports those beneath any root, as problems a test can
-/// check, and `tryResolve()` throws them for the factory it is called on.
+/// (a `Task.detached`, a queue, a thread) that resolved, in the process's world, a factory the test overrides; it is
+/// recorded when the test's body returns. A problem that stops the process (a missing promise, a cycle) still stops
+/// it, with a message that names the test's world, and so the test; `Container.Diagnostics.verify` reports those
+/// beneath any root, as problems a test can check, and `tryResolve()` throws them for the factory it is called on.
 public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Registers mocks inside the test's world, before the test runs.
     let registrations: (@Sendable () -> Void)?

@@ -26,12 +26,12 @@ import XCTest
 /// (the default in debug builds), fails the test with Forge's message instead of printing a warning. So does an
 /// escaped resolution (`Container.Diagnostics.escapedResolutions`): work the test started outside its task tree (a
 /// `Task.detached`, a queue, a thread) that resolved, in the process's world, a factory the test overrides; the
-/// failure is recorded after `tearDown`. A problem that
-/// stops the process (a missing promise, a cycle) still stops it, with a message that names the test's world, and
-/// so the test.
+/// failure is recorded after `tearDown`. A failure points at this file: corelibs XCTest gives no way to know where a
+/// test method is declared; the message names the test. A problem that stops the process (a missing promise, a
+/// cycle) still stops it, with a message that names the test's world, and so the test.
 open class IsolatedTestCase: XCTestCase {
     /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test. A
-    /// captive dependency met there fails the test.
+    /// captive dependency met there, or an escaped resolution of a factory it overrides, fails the test.
     override open func invokeTest() {
         let reportProblem: @Sendable (ResolutionError) -> Void = { XCTFail($0.description) }
         Container.Registrations.isolated(named: name, fileID: #fileID, line: #line, reportingProblems: reportProblem) {

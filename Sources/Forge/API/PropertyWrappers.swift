@@ -45,6 +45,9 @@ public struct Injected<T> {
 
 /// Resolves a factory the first time the property is read, once, even when many threads read it at once.
 ///
+/// It resolves in the world its owner was made in, whichever thread or task reads it first: an owner a test makes
+/// resolves the test's mocks from a `Task.detached` too (the Testing article, "Work that leaves the test").
+///
 /// ```swift
 /// final class ViewModel {
 ///     @LazyInjected(Container.api) private var api
@@ -76,8 +79,8 @@ public struct LazyInjected<T> {
     /// the property's value: `resolve(reset:)` on it changes the property.
     public var projectedValue: LazyInjected<T> { self }
 
-    /// Resolves the factory now, after resetting it with `options`, and keeps the instance for every later read,
-    /// as assigning it would.
+    /// Resolves the factory now, in the owner's world, after resetting it with `options`, and keeps the instance for
+    /// every later read, as assigning it would.
     public func resolve(reset options: FactoryResetOptions = .none) {
         box.resolve(reset: options) { $0 }
     }
@@ -115,7 +118,8 @@ public struct LazyDependency<T> {
         box.set(value)
     }
 
-    /// Resolves the factory now, after resetting it with `options`, and keeps the instance for every later read.
+    /// Resolves the factory now, in the owner's world, after resetting it with `options`, and keeps the instance for
+    /// every later read.
     public func resolve(reset options: FactoryResetOptions = .none) {
         box.resolve(reset: options) { $0 }
     }
@@ -162,6 +166,8 @@ extension LazyDependency: Sendable where T: Sendable {}
 
 /// Resolves a factory the first time the property is read, once, and holds the instance weakly.
 ///
+/// It resolves in the world its owner was made in, as ``LazyInjected`` does.
+///
 /// The value is `nil` once nobody else holds the instance, or when it is not a class instance.
 ///
 /// ```swift
@@ -200,8 +206,8 @@ public struct WeakLazyInjected<T> {
     /// the property's value: `resolve(reset:)` on it changes the property.
     public var projectedValue: WeakLazyInjected<T> { self }
 
-    /// Resolves the factory now, after resetting it with `options`, and holds the instance weakly for every later
-    /// read, as assigning it would.
+    /// Resolves the factory now, in the owner's world, after resetting it with `options`, and holds the instance
+    /// weakly for every later read, as assigning it would.
     public func resolve(reset options: FactoryResetOptions = .none) {
         box.resolve(reset: options, WeakReference.init)
     }
@@ -268,14 +274,13 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
         return LazyOrigin.resolve(factory.box, from: origin) { factory() }
     }
 
-    /// Resolves the factory now, in the owner's world, after resetting it there with `options`, and keeps `store` of
-    /// the instance for every later read, as ``set(_:)`` does.
+    /// Resolves the factory now, in the owner's world, after resetting it there with `options` (``LazyOrigin`` says
+    /// where a caller in an isolated world resets), and keeps `store` of the instance for every later read, as
+    /// ``set(_:)`` does.
     func resolve(reset options: FactoryResetOptions, _ store: (T) -> Stored) {
         let factory = factory
-        let made = LazyOrigin.resolve(factory.box, from: origin) {
-            factory.reset(options)
-            return factory()
-        }
+        let made = LazyOrigin.resolve(
+            factory.box, from: origin, resetting: { factory.reset(options) }, { factory() })
         set(store(made))
     }
 

@@ -33,10 +33,14 @@ extension SharedContainer.Diagnostics {
     /// runs: a resolution after its test returned is no part of that test. Forge cannot tell which test started the
     /// work: when several live worlds override the factory, each one is named.
     ///
-    /// Resolutions that use the process's world on purpose are not reported: those made inside a Swift Testing test
-    /// that runs without the trait (its own task tree), and every resolution while the process's world has a
-    /// `push()` without its `pop()` (an XCTest case that overrides with `push()` in `setUp` and `pop()` in
-    /// `tearDown`). Set `.off` for a test run that does so otherwise.
+    /// A lazy property resolves in its owner's world: one whose owner was made outside a test's world, read in the
+    /// test, is reported as an escape from that test's world alone, if the test overrides the factory.
+    ///
+    /// Resolutions that use the process's world on purpose are not reported: those made in a Swift Testing test
+    /// that runs without the trait, in its own task tree (once ForgeTesting's trait has run in the process: the
+    /// trait tells Forge what a test's task tree is). XCTest runs one test method at a time, so an XCTest case that
+    /// overrides with `push()` and `pop()` meets no world that watches. Set `.off` for a test run that uses the
+    /// process's world otherwise while isolated tests run.
     ///
     /// While no isolated world lives, it costs nothing: resolutions in the process's world do not look.
     public static var escapedResolutions: EscapedResolutionPolicy {
@@ -60,8 +64,6 @@ enum EscapedResolutions {
     typealias Policy = SharedContainer.Diagnostics.EscapedResolutionPolicy
 
     private struct State {
-        /// What the app set, or `nil` for the build's default.
-        var policy: Policy?
         /// Whether the current task belongs to a test that uses the process's world on purpose: set by ForgeTesting.
         var isDeliberate: (@Sendable () -> Bool)?
         /// The warnings already written, by factory and world.
@@ -69,6 +71,10 @@ enum EscapedResolutions {
     }
 
     private static let state = Locked(State())
+    /// The policy the app set: 0 for the build's default, else 1 + its index in ``policies``. Read without a lock, by
+    /// every resolution in the process's world while an isolated world lives.
+    private static let policyCode = AtomicCounter()
+    private static let policies: [Policy] = [.warn, .stop, .off]
 
     /// `.warn` in a debug build of Forge, `.off` in a release build.
     private static var defaultPolicy: Policy {
@@ -79,10 +85,13 @@ enum EscapedResolutions {
         #endif
     }
 
-    static var policy: Policy { state.reading { $0.policy ?? defaultPolicy } }
+    static var policy: Policy {
+        let code = policyCode.value
+        return code == 0 ? defaultPolicy : policies[code - 1]
+    }
 
     static func setPolicy(_ policy: Policy) {
-        state.withLock { $0.policy = policy }
+        policyCode.store(1 + policies.firstIndex(of: policy)!)
     }
 
     /// Has `isDeliberate` tell whether the current task belongs to a test that uses the process's world on purpose.
@@ -91,39 +100,56 @@ enum EscapedResolutions {
     }
 
     /// Checks a resolution of `box` in the process's world, made while isolated worlds exist, and reports it if a
-    /// live world that watches overrides `box`. With `evenInATest`, for a lazy property of an owner made in the
-    /// process's world that an isolated world reads, a test's task tree does not make it deliberate.
-    static func check(_ box: FactoryBox, evenInATest: Bool = false) {
-        let (policy, isDeliberate) = state.reading { ($0.policy ?? defaultPolicy, $0.isDeliberate) }
-        guard policy != .off, !World.global.hasPush, evenInATest || isDeliberate?() != true else { return }
-        guard let escape = World.recordEscape(of: box, stopping: policy == .stop) else { return }
-        if policy == .stop { Report.stop(escape.problem) }
-        for world in escape.worldsToWarn {
+    /// live world that watches overrides `box` on its own (not one it started with). With `reader`, for a lazy
+    /// property whose owner was made outside the isolated world `reader` that reads it: an escape from `reader`
+    /// alone, if `box` has an override there, though the read runs in a test's own task tree.
+    static func check(_ box: FactoryBox, readBy reader: World? = nil) {
+        let policy = policy
+        guard policy != .off else { return }
+        if reader == nil, let isDeliberate = state.reading({ $0.isDeliberate }), isDeliberate() { return }
+        guard let (bypassed, toWarn) = World.recordEscape(of: box, readBy: reader, stopping: policy == .stop)
+        else { return }
+        let problem = ResolutionError.escapedResolution(box, bypassing: bypassed, throughLazyProperty: reader != nil)
+        if policy == .stop { Report.stop(problem) }
+        for world in toWarn {
             guard state.withLock({ $0.warned.insert("\(box.declaration)|\(world)").inserted }) else { continue }
-            Report.write("Forge warning: " + escape.problem.description.dropFirst("Forge: ".count) + "\n")
+            Report.write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")
         }
     }
 }
 
 extension ResolutionError {
-    /// `factory` was resolved in the process's world while the isolated worlds described by `worlds` override it.
-    static func escapedResolution(_ factory: FactoryBox, bypassing worlds: [String]) -> ResolutionError {
+    /// `factory` was resolved in the process's world while the isolated worlds described by `worlds` override it;
+    /// with `throughLazyProperty`, by a lazy property, read in the one world, of an object made outside it.
+    static func escapedResolution(_ factory: FactoryBox, bypassing worlds: [String], throughLazyProperty: Bool)
+        -> ResolutionError
+    {
         let overriding =
             worlds.count == 1
             ? "while \(worlds[0]) overrides it"
-            : "while these isolated worlds override it:\n    " + worlds.joined(separator: "\n    ") + "\n"
+            : "while these isolated worlds override it:\n    " + worlds.joined(separator: "\n    ") + "\nand"
+        let description =
+            throughLazyProperty
+            ? """
+            Forge: escaped resolution. A lazy property (@LazyInjected, @WeakLazyInjected or LazyDependency) of an \
+            object made outside \(worlds[0]) was first read there, and resolved \(factory.declaration) in the \
+            process's world, where its owner was made, though that world overrides it: the object got the \
+            process's registration, not the world's. A lazy property resolves in its owner's world. Make the object \
+            inside the world (in the test), or resolve the factory where it is used.
+            To silence this, set Container.Diagnostics.escapedResolutions = .off.
+            """
+            : """
+            Forge: escaped resolution. \(factory.declaration) was resolved in the process's world, outside every \
+            isolated world, \(overriding): that code got the process's registration, not the world's. Work that \
+            leaves a test's task tree (Task.detached, a dispatch queue, a thread, a callback delivered on another \
+            queue) does not carry its world. Carry it: capture it where the test's code starts the work, and run \
+            the work in it:
+                let registrations = Container.Registrations.capture()
+                Task.detached { registrations.run { /* the work */ } }
+            To silence this, set Container.Diagnostics.escapedResolutions = .off.
+            """
         return ResolutionError(
             kind: .escapedResolution, factory: factory.declaration, chain: [],
-            world: World.global.description,
-            description: """
-                Forge: escaped resolution. \(factory.declaration) was resolved in the process's world, outside every \
-                isolated world, \(overriding): that code got the process's registration, not the test's. Work that \
-                leaves a test's task tree (Task.detached, a dispatch queue, a thread, a callback delivered on another \
-                queue, a lazy property of an object made outside the test) does not carry its world. Carry it: \
-                capture it where the test's code starts the work, and run the work in it:
-                    let registrations = Container.Registrations.capture()
-                    Task.detached { registrations.run { /* the work */ } }
-                To silence this, set Container.Diagnostics.escapedResolutions = .off.
-                """)
+            world: World.global.description, description: description)
     }
 }

@@ -90,10 +90,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         world.isGlobal ? "" : "\nThis happened in \(world.description)."
     }
 
-    /// `holder`, made for a longer-lived scope, resolved `dependency` through `chain` (`holder` first, `dependency`
-    /// last).
-    /// `holder` resolved `dependency`, the first and last of `chain`, while its instance was being made; or, with
-    /// `throughLazyProperty`, a lazy property of an object that `holder`'s closure made resolved it.
+    /// `holder`, made for a longer-lived scope, resolved `dependency`, the first and last of `chain`, while its
+    /// instance was being made; or, with `throughLazyProperty`, a lazy property of an object that `holder`'s closure
+    /// made resolved it.
     static func captiveDependency(_ chain: [FactoryBox], in world: World, throughLazyProperty: Bool = false)
         -> ResolutionError
     {

@@ -32,7 +32,8 @@ extension SharedContainer.Registrations {
         named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: String = #fileID,
         line: Int = #line, _ body: () throws -> R
     ) rethrows -> R {
-        let world = World.makeIsolated(named: name, runContext: runContext, at: "\(fileID):\(line)")
+        let world = World.makeIsolated(
+            named: name, runContext: runContext, at: "\(fileID):\(line)", watchingForEscapes: true)
         defer { world.endWatching() }
         return try World.$isolated.withValue(world, operation: body)
     }
@@ -47,7 +48,8 @@ extension SharedContainer.Registrations {
         named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: String = #fileID,
         line: Int = #line, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
-        let world = World.makeIsolated(named: name, runContext: runContext, at: "\(fileID):\(line)")
+        let world = World.makeIsolated(
+            named: name, runContext: runContext, at: "\(fileID):\(line)", watchingForEscapes: true)
         defer { world.endWatching() }
         return try await World.$isolated.withValue(world, operation: body)
     }
@@ -63,7 +65,9 @@ extension SharedContainer.Registrations {
         named name: String, fileID: String, line: Int,
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void, _ body: () throws -> R
     ) rethrows -> R {
-        let world = World.makeIsolated(named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems)
+        let world = World.makeIsolated(
+            named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems,
+            watchingForEscapes: true)
         defer { world.endWatching() }
         return try World.$isolated.withValue(world, operation: body)
     }
@@ -75,7 +79,9 @@ extension SharedContainer.Registrations {
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
-        let world = World.makeIsolated(named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems)
+        let world = World.makeIsolated(
+            named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems,
+            watchingForEscapes: true)
         defer { world.endWatching() }
         return try await World.$isolated.withValue(world, operation: body)
     }
@@ -84,10 +90,13 @@ extension SharedContainer.Registrations {
 extension World {
     /// A world for a new isolated call, nested in the current one if there is one, whose problems go to
     /// `problemHandler`, or the enclosing world's. With `fromRegistrationsInForce` (for `verify`), it starts from the
-    /// registrations in force in the current world, even the process's, rather than from its baseline.
+    /// registrations in force in the current world, even the process's, rather than from its baseline. With
+    /// `watchingForEscapes` (for `Registrations.isolated`), resolutions in the process's world that bypass its
+    /// overrides are escapes (``EscapedResolutions``) until ``endWatching()``.
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
-        problemHandler: (@Sendable (ResolutionError) -> Void)? = nil, fromRegistrationsInForce: Bool = false
+        problemHandler: (@Sendable (ResolutionError) -> Void)? = nil, fromRegistrationsInForce: Bool = false,
+        watchingForEscapes: Bool = false
     ) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
         let description =
@@ -98,6 +107,6 @@ extension World {
         return World(
             isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
-            problemHandler: problemHandler ?? enclosing.problemHandler)
+            problemHandler: problemHandler ?? enclosing.problemHandler, watchingForEscapes: watchingForEscapes)
     }
 }

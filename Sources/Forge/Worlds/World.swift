@@ -86,11 +86,11 @@ final class World: Sendable {
         var isEnded = false
         /// ``reference``, once something asked for it.
         var reference: WorldReference?
-        /// Whether resolutions in the process's world of factories this world overrides are escapes it is told of:
-        /// until the body of its `isolated` call returns (``endWatching()``).
-        var isWatching = true
+        /// Whether resolutions in the process's world of factories this world overrides are escapes it is told of: for
+        /// a world of `Registrations.isolated`, until the body of that call returns (``endWatching()``).
+        var isWatching = false
         /// The escaped resolutions met while watching, for the problem handler, once per factory.
-        var escapes: [ObjectIdentifier: ResolutionError] = [:]
+        var escapes: [ObjectIdentifier: Escape] = [:]
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
@@ -101,7 +101,8 @@ final class World: Sendable {
 
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
-        description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil
+        description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil,
+        watchingForEscapes: Bool = false
     ) {
         self.isGlobal = isGlobal
         self.runContext = runContext
@@ -111,7 +112,7 @@ final class World: Sendable {
         self.state =
             isGlobal
             ? Locked(State(initial: initial, baseline: initial), heldAcrossForkWithRank: 0)
-            : Locked(State(initial: initial, baseline: initial))
+            : Locked(State(initial: initial, baseline: initial, isWatching: watchingForEscapes))
         if !isGlobal {
             World.live.withLock { $0[ObjectIdentifier(self)] = Unmanaged.passUnretained(self) }
             FastPathWord.add(FastPathWord.oneIsolatedWorld)
@@ -433,47 +434,59 @@ extension World {
 // MARK: Escaped resolutions
 
 extension World {
-    /// Whether this world (the process's) has a `push()` without its `pop()`.
-    var hasPush: Bool { state.reading { !$0.stack.isEmpty } }
+    /// A resolution that bypassed a world's override, kept for the world's problem handler: the factory, the worlds
+    /// it bypassed (described), and whether a lazy property of an object made outside the world made it.
+    struct Escape {
+        let box: FactoryBox
+        let worlds: [String]
+        let throughLazyProperty: Bool
 
-    /// Records a resolution of `box` in the process's world as an escape from every live world that watches and
-    /// overrides `box` (``EscapedResolutions``): each world with a problem handler keeps it for its test, once per
-    /// factory, unless `stopping`. Returns the problem and the worlds without a handler, to warn of; `nil` when no
-    /// world overrides `box`.
-    static func recordEscape(of box: FactoryBox, stopping: Bool) -> (problem: ResolutionError, worldsToWarn: [String])?
-    {
-        // The worlds stay alive while the list's lock is held: one that ends takes it first to leave the list.
-        live.withLock { worlds in
-            let bypassed = worlds.values.filter { $0._withUnsafeGuaranteedRef { $0.overridesOnItsOwn(box) } }
-            guard !bypassed.isEmpty else { return nil }
-            let names = bypassed.map { $0._withUnsafeGuaranteedRef { $0.description } }.sorted()
-            let problem = ResolutionError.escapedResolution(box, bypassing: names)
-            var worldsToWarn: [String] = []
-            for world in bypassed where !stopping {
-                world._withUnsafeGuaranteedRef { world in
-                    if world.problemHandler == nil {
-                        worldsToWarn.append(world.description)
-                    } else {
-                        world.state.withLock { state in
-                            if state.escapes[ObjectIdentifier(box)] == nil {
-                                state.escapes[ObjectIdentifier(box)] = problem
-                            }
-                        }
-                    }
-                }
-            }
-            return (problem, worldsToWarn)
+        var problem: ResolutionError {
+            .escapedResolution(box, bypassing: worlds, throughLazyProperty: throughLazyProperty)
         }
     }
 
-    /// Whether this world watches for escapes and has an override for `box` that it registered itself, not one it
-    /// started with.
-    private func overridesOnItsOwn(_ box: FactoryBox) -> Bool {
+    /// Records a resolution of `box` in the process's world as an escape from the live worlds that watch and whose
+    /// override it bypassed: every such world that registered an override of its own, or, for a lazy property read
+    /// in `reader` (whose owner was made outside it), `reader` alone, if `box` has an override there. Each world with
+    /// a problem handler keeps it for its test, once per factory, unless `stopping`. Returns the worlds bypassed
+    /// (described) and those without a handler, to warn of; `nil` when none was.
+    static func recordEscape(of box: FactoryBox, readBy reader: World?, stopping: Bool)
+        -> (bypassed: [String], toWarn: [String])?
+    {
+        // The worlds stay alive while the list's lock is held: one that ends takes it first to leave the list.
+        live.withLock { worlds in
+            let candidates = reader.map { worlds[ObjectIdentifier($0)].map { [$0] } ?? [] } ?? Array(worlds.values)
+            let bypassed = candidates.filter { world in
+                world._withUnsafeGuaranteedRef { $0.overrides(box, onItsOwn: reader == nil) }
+            }
+            guard !bypassed.isEmpty else { return nil }
+            let names = bypassed.map { world in world._withUnsafeGuaranteedRef { $0.description } }.sorted()
+            let escape = Escape(box: box, worlds: names, throughLazyProperty: reader != nil)
+            var toWarn: [String] = []
+            for world in bypassed where !stopping {
+                world._withUnsafeGuaranteedRef { world in
+                    guard world.problemHandler != nil else { return toWarn.append(world.description) }
+                    world.state.withLock { state in
+                        // Not once it stopped watching: its handler was called already.
+                        guard state.isWatching, state.escapes[ObjectIdentifier(box)] == nil else { return }
+                        state.escapes[ObjectIdentifier(box)] = escape
+                    }
+                }
+            }
+            return (names, toWarn)
+        }
+    }
+
+    /// Whether this world watches for escapes and has an override for `box`: with `onItsOwn`, one it registered
+    /// itself rather than started with; without, any that differs from the process's.
+    private func overrides(_ box: FactoryBox, onItsOwn: Bool) -> Bool {
         state.reading { state in
-            guard state.isWatching, let slot = state.slots[ObjectIdentifier(box)]?.slot,
-                let registration = slot.registration
-            else { return false }
-            return registration !== state.initial[ObjectIdentifier(box)]?.registration
+            let id = ObjectIdentifier(box)
+            guard state.isWatching else { return false }
+            let started = state.initial[id]?.registration
+            guard let registration = state.slots[id].map({ $0.slot.registration }) ?? started else { return false }
+            return registration !== (onItsOwn ? started : box.registration)
         }
     }
 
@@ -482,10 +495,10 @@ extension World {
     func endWatching() {
         let escapes = state.withLock { state in
             state.isWatching = false
-            defer { state.escapes = [:] }
-            return state.escapes.values.sorted { $0.factory < $1.factory }
+            defer { state.escapes = [:] }  // the copy returned keeps what it holds alive until after the lock
+            return state.escapes
         }
         guard let problemHandler else { return }
-        for escape in escapes { problemHandler(escape) }
+        for escape in escapes.values.map(\.problem).sorted(by: { $0.factory < $1.factory }) { problemHandler(escape) }
     }
 }
