@@ -456,9 +456,15 @@ extension World {
     {
         // The worlds stay alive while the list's lock is held: one that ends takes it first to leave the list.
         live.withLock { worlds in
-            let candidates = reader.map { worlds[ObjectIdentifier($0)].map { [$0] } ?? [] } ?? Array(worlds.values)
-            let bypassed = candidates.filter { world in
-                world._withUnsafeGuaranteedRef { $0.overrides(box, onItsOwn: reader == nil) }
+            var bypassed: [Unmanaged<World>] = []
+            if let reader {
+                if let world = worlds[ObjectIdentifier(reader)], reader.overrides(box, onItsOwn: false) {
+                    bypassed.append(world)
+                }
+            } else {
+                for world in worlds.values where world._withUnsafeGuaranteedRef({ $0.overrides(box, onItsOwn: true) }) {
+                    bypassed.append(world)
+                }
             }
             guard !bypassed.isEmpty else { return nil }
             let names = bypassed.map { world in world._withUnsafeGuaranteedRef { $0.description } }.sorted()
@@ -484,8 +490,10 @@ extension World {
         state.reading { state in
             let id = ObjectIdentifier(box)
             guard state.isWatching else { return false }
+            let slot = state.slots[id]?.slot
+            if slot == nil && onItsOwn { return false }  // a world registers through the slot it makes
             let started = state.initial[id]?.registration
-            guard let registration = state.slots[id].map({ $0.slot.registration }) ?? started else { return false }
+            guard let registration = slot.map({ $0.registration }) ?? started else { return false }
             return registration !== (onItsOwn ? started : box.registration)
         }
     }
