@@ -1,0 +1,152 @@
+// Adversarial tests of the list of live worlds and of lazy properties' worlds: escape checks from many threads while
+// worlds are made and end, first reads while the owner's world ends, and a first resolution held open meanwhile.
+import Dispatch
+import Foundation
+import Testing
+
+@_spi(ForgeTesting) @testable import Forge
+
+private final class Resource: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+private let heldResources = Gate()
+
+extension Container {
+    fileprivate static let racedResource = Factory { Resource("live") }
+    fileprivate static let racedLazyResource = Factory(scope: .singleton) { Resource("live") }
+    fileprivate static let heldResource = Factory { () -> Resource in
+        heldResources.pass()
+        return Resource("live")
+    }
+}
+
+private final class RacedUser: @unchecked Sendable {
+    // @unchecked: the wrapper's cell is locked.
+    @LazyInjected(Container.racedLazyResource) var resource
+}
+
+private final class HeldUser: @unchecked Sendable {
+    // @unchecked: as above.
+    @LazyInjected(Container.heldResource) var resource
+}
+
+/// Runs `work` on `count` new threads at once and waits for them all, up to 60 seconds; returns whether they finished.
+/// The wait is on a thread of its own: a blocked cooperative thread would starve the tests running beside this one.
+private func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) async -> Bool {
+    await onAThread {
+        let done = DispatchSemaphore(value: 0)
+        for index in 0..<count {
+            Thread {
+                work(index)
+                done.signal()
+            }.start()
+        }
+        return (0..<count).allSatisfy { _ in done.wait(timeout: .now() + 60) == .success }
+    }
+}
+
+/// What `work` returns, run on a new thread, awaited without blocking a cooperative thread.
+private func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
+
+@Suite struct WorldRaceTests {
+    @Test("Escape checks from two threads while worlds that override the factory watch, stop watching and end")
+    func escapeChecksWhileWorldsComeAndGo() async {
+        let go = DispatchSemaphore(value: 0)
+        let running = Locked(true)
+        let resolved = Counter()
+        let resolvers = Task {
+            await onThreads(2) { _ in
+                // One resolution in the process's world per signal, until the rounds are done.
+                while go.wait(timeout: .now() + 60) == .success && running.value {
+                    _ = Container.racedResource()
+                    resolved.increment()
+                }
+            }
+        }
+        /// Waits until `count` resolutions were made in all, up to 30 seconds.
+        func waitFor(_ count: Int) async {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while resolved.value < count && ContinuousClock.now < deadline { await Task.yield() }
+        }
+        var heard: [Int] = []
+        for round in 0..<30 {
+            let start = resolved.value
+            let (_, found) = await collectingProblems(named: "round \(round)") {
+                Container.racedResource.register { Resource("mock") }
+                // Twenty while the world watches; twenty more race its end.
+                for _ in 0..<40 { go.signal() }
+                await waitFor(start + 20)
+            }
+            await waitFor(start + 40)
+            #expect(found.allSatisfy { $0.kind == .escapedResolution && $0.factory.hasPrefix("Factory<Resource>") })
+            heard.append(found.count)
+        }
+        running.value = false
+        go.signal()
+        go.signal()
+        #expect(await resolvers.value)
+        // Every world heard of the escapes made while it watched, once, and of nothing after.
+        #expect(heard == Array(repeating: 1, count: 30))
+    }
+
+    @Test("First reads from other threads while the owner's world ends: the world's mock, or the process's instance")
+    func firstReadsWhileTheWorldEnds() async {
+        for _ in 0..<50 {
+            let (users, keeper) = Container.Registrations.isolated {
+                Container.racedLazyResource.register { Resource("mock") }
+                return ((0..<4).map { _ in RacedUser() }, Task { await Task.yield() })
+            }
+            // The world ends as its last task lets go of it, which races the reads.
+            let names = Locked<[String]>([])
+            #expect(await onThreads(4) { index in names.mutate { $0.append(users[index].resource.name) } })
+            #expect(names.value.count == 4)
+            #expect(names.value.allSatisfy { $0 == "mock" || $0 == "live" }, "\(names.value)")
+            await keeper.value
+        }
+    }
+
+    @Test("A first resolution held open in its owner's world keeps that world alive until it returns")
+    func aHeldFirstResolutionKeepsItsWorld() async {
+        let held = WorldReference()  // weakly
+        let read = await Container.Registrations.isolated { () -> Task<String, Never> in
+            Container.heldResource.register {
+                heldResources.pass()
+                return Resource("mock")
+            }
+            held.world = World.isolated
+            let user = HeldUser()
+            let read = Task { await onAThread { user.resource.name } }  // on a thread of its own, outside the world
+            #expect(await onAThread { heldResources.waitUntilEntered(timeout: 30) })
+            return read
+        }
+        // The isolated call returned; the held resolution still runs in the world, which it keeps.
+        #expect(held.world != nil)
+        heldResources.release()
+        #expect(await read.value == "mock")
+        let ended = await withDeadline(seconds: 30) {
+            while held.world != nil { await Task.yield() }
+            return true
+        }
+        #expect(ended == true, "the world outlived the resolution")
+    }
+}
+
+extension Gate {
+    /// Waits until the closure has entered, up to `timeout` seconds; returns whether it did.
+    fileprivate func waitUntilEntered(timeout: Double) -> Bool {
+        let entered = Locked(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            self.waitUntilEntered()
+            entered.value = true
+            done.signal()
+        }.start()
+        return done.wait(timeout: .now() + timeout) == .success && entered.value
+    }
+}
