@@ -150,3 +150,9 @@ func collectingProblems<R>(
         reportingProblems: { problem in problems.mutate { $0.append(problem) } }, body)
     return (result, problems.value)
 }
+
+/// `kinds` where escaped resolutions are reported (debug builds, whose default policy is `.warn`); none where they are
+/// not (release builds, `.off`).
+func ifEscapesAreReported(_ kinds: [ResolutionError.Kind]) -> [ResolutionError.Kind] {
+    Container.Diagnostics.escapedResolutions == .warn ? kinds : []
+}
