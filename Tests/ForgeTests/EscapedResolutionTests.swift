@@ -22,6 +22,27 @@ extension Container {
     fileprivate static let escapeProcess = Factory { Endpoint("live") }
     fileprivate static let escapeRead = Factory { Endpoint("live") }
     fileprivate static let escapeNested = Factory { Endpoint("live") }
+    fileprivate static let escapeLeaf = Factory { Endpoint("live leaf") }
+    fileprivate static let escapeChain = Factory { Endpoint("chain of \(escapeLeaf().name)") }
+    fileprivate static let escapePrewarmed = Factory(scope: .singleton) { Endpoint("live") }
+}
+
+/// Says when a lazy property was read.
+private final class ReadFlag: Sendable {
+    private let read = Counter()
+    func set() { read.increment() }
+    var hasRead: Bool { read.value > 0 }
+}
+
+/// A lazy property whose factory resolves another.
+private final class ChainReader: @unchecked Sendable {
+    // @unchecked: the wrapper's cell is locked.
+    @LazyInjected(Container.escapeChain) private var endpoint
+    let flag = ReadFlag()
+    var chain: Endpoint {
+        defer { flag.set() }
+        return endpoint
+    }
 }
 
 /// A lazy property that says when it was read.
@@ -160,6 +181,43 @@ private final class LazyUser: @unchecked Sendable {
     }
 
     @Test(
+        "What a lazy read of an object made outside resolves beneath it escapes the reader's world alone",
+        .enabled(if: Container.Diagnostics.escapedResolutions == .warn, "release builds look for none by default"))
+    func beneathALazyReadOnlyTheReaderIsBypassed() async {
+        let outside = await Task.detached { ChainReader() }.value
+        async let reader = collectingProblems(named: "chain reader") {
+            Container.escapeLeaf.register { Endpoint("mock leaf") }
+            return outside.chain.name
+        }
+        async let bystander = collectingProblems(named: "chain bystander") {
+            Container.escapeLeaf.register { Endpoint("mock leaf") }
+            #expect(await waitUntilRead(outside.flag))
+        }
+        let ((name, readerProblems), (_, bystanderProblems)) = await (reader, bystander)
+        #expect(name == "chain of live leaf")
+        #expect(readerProblems.map(\.factory).allSatisfy { $0.hasPrefix("Factory<Endpoint>") })
+        #expect(readerProblems.count == 1, "the leaf the chain resolved: \(readerProblems)")
+        #expect(bystanderProblems.isEmpty, "\(bystanderProblems)")
+    }
+
+    @Test("A prewarm from a test's own task tree is deliberate, on Forge's thread too")
+    func aPrewarmFromATestIsDeliberate() async {
+        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }  // as the trait does
+        let (registered, registering) = AsyncStream<Void>.makeStream()
+        let (prewarmed, prewarming) = AsyncStream<Void>.makeStream()
+        async let watched = collectingProblems(named: "watching") {
+            Container.escapePrewarmed.register { Endpoint("mock") }
+            registering.finish()
+            for await _ in prewarmed {}
+        }
+        for await _ in registered {}
+        await Container.prewarm(Container.escapePrewarmed)  // in the process's world, on a thread of Forge's
+        prewarming.finish()
+        let (_, problems) = await watched
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test(
         "A nested world that inherits its override reports nothing of its own: the world that registered it does",
         .enabled(if: Container.Diagnostics.escapedResolutions == .warn, "release builds look for none by default"))
     func aNestedWorldInheritsNoEscape() async {
@@ -179,6 +237,14 @@ private final class LazyUser: @unchecked Sendable {
 private func waitUntilRead(_ user: LazyReader) async -> Bool {
     await withDeadline(seconds: 10) {
         while !user.hasRead { await Task.yield() }
+        return true
+    } ?? false
+}
+
+/// Whether `flag` was set, by another test, within 10 seconds.
+private func waitUntilRead(_ flag: ReadFlag) async -> Bool {
+    await withDeadline(seconds: 10) {
+        while !flag.hasRead { await Task.yield() }
         return true
     } ?? false
 }

@@ -144,6 +144,7 @@ private func onAQueue(_ work: @escaping @Sendable () -> String?) -> String? {
     func anOwnerMadeOutsideResolvesOutside() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let user = StoreUser()
+            let before = Container.lazyStore()
             let read = Container.Registrations.isolated(named: "reader") {
                 Container.lazyStore.register { Store("mock") }
                 let read = user.store.name
@@ -152,7 +153,8 @@ private func onAQueue(_ work: @escaping @Sendable () -> String?) -> String? {
                 return read
             }
             precondition(read == "live", "resolved in the test's world: \(read)")
-            precondition(user.store === Container.lazyStore(), "not the process's singleton")
+            precondition(user.store === before, "not the process's singleton")
+            precondition(Container.lazyStore() === before, "the process's singleton was reset")
         }
         // The read bypassed the world's override: an escaped resolution, in a debug build.
         #if DEBUG

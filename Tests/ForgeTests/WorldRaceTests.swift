@@ -98,13 +98,18 @@ private func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
     @Test("First reads from other threads while the owner's world ends: the world's mock, or the process's instance")
     func firstReadsWhileTheWorldEnds() async {
         for _ in 0..<50 {
+            let (started, start) = AsyncStream<Void>.makeStream()
             let (users, keeper) = Container.Registrations.isolated {
                 Container.racedLazyResource.register { Resource("mock") }
-                return ((0..<4).map { _ in RacedUser() }, Task { await Task.yield() })
+                return ((0..<4).map { _ in RacedUser() }, Task { for await _ in started { break } })
             }
-            // The world ends as its last task lets go of it, which races the reads.
+            // The world ends as its last task lets go of it, once the first reader has started: it races the reads.
             let names = Locked<[String]>([])
-            #expect(await onThreads(4) { index in names.mutate { $0.append(users[index].resource.name) } })
+            #expect(
+                await onThreads(4) { index in
+                    if index == 0 { start.yield() }
+                    names.mutate { $0.append(users[index].resource.name) }
+                })
             #expect(names.value.count == 4)
             #expect(names.value.allSatisfy { $0 == "mock" || $0 == "live" }, "\(names.value)")
             await keeper.value
@@ -121,7 +126,7 @@ private func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
             }
             held.world = World.isolated
             let user = HeldUser()
-            let read = Task { await onAThread { user.resource.name } }  // on a thread of its own, outside the world
+            let read = Task.detached { await onAThread { user.resource.name } }  // nothing of the world carried
             #expect(await onAThread { heldResources.waitUntilEntered(timeout: 30) })
             return read
         }

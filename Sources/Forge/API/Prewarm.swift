@@ -101,10 +101,13 @@ extension Prewarming {
         case .thread:
             // A test's problems met on the new thread are reported by this task, which is the test's.
             let deferred = DeferredProblems()
+            let context = EscapedResolutions.contextToCarry()  // a test's own use of the process's world stays so
             await withCheckedContinuation { (made: CheckedContinuation<Void, Never>) in
                 NewThread.start(for: "Container.prewarm") { [box] in
                     ThreadResolutionState.current.deferredProblems = deferred
-                    World.inWorld(world) { _ = box.resolveObject(.noParameter) }
+                    EscapedResolutions.$context.withValue(context) {
+                        World.inWorld(world) { _ = box.resolveObject(.noParameter) }
+                    }
                     made.resume()
                 }
             }
@@ -123,7 +126,12 @@ extension Prewarming {
         let box = box
         switch executor {
         case .thread:
-            NewThread.start(for: "Container.prewarm") { World.inWorld(world) { _ = box.resolveObject(.noParameter) } }
+            let context = EscapedResolutions.contextToCarry()
+            NewThread.start(for: "Container.prewarm") {
+                EscapedResolutions.$context.withValue(context) {
+                    World.inWorld(world) { _ = box.resolveObject(.noParameter) }
+                }
+            }
         case .mainActor:
             Task { @MainActor in World.inWorld(world) { _ = box.resolveObject(.noParameter) } }
         case .task:

@@ -81,6 +81,8 @@ public struct LazyInjected<T> {
 
     /// Resolves the factory now, in the owner's world, after resetting it with `options`, and keeps the instance for
     /// every later read, as assigning it would.
+    /// Called from a test's isolated world on an owner made in the process's world, it resets the test's world,
+    /// never the process's, and resolves the process's instance.
     public func resolve(reset options: FactoryResetOptions = .none) {
         box.resolve(reset: options) { $0 }
     }
@@ -120,6 +122,8 @@ public struct LazyDependency<T> {
 
     /// Resolves the factory now, in the owner's world, after resetting it with `options`, and keeps the instance for
     /// every later read.
+    /// Called from a test's isolated world on an owner made in the process's world, it resets the test's world,
+    /// never the process's, and resolves the process's instance.
     public func resolve(reset options: FactoryResetOptions = .none) {
         box.resolve(reset: options) { $0 }
     }
@@ -208,6 +212,8 @@ public struct WeakLazyInjected<T> {
 
     /// Resolves the factory now, in the owner's world, after resetting it with `options`, and holds the instance
     /// weakly for every later read, as assigning it would.
+    /// Called from a test's isolated world on an owner made in the process's world, it resets the test's world,
+    /// never the process's, and resolves the process's instance.
     public func resolve(reset options: FactoryResetOptions = .none) {
         box.resolve(reset: options, WeakReference.init)
     }

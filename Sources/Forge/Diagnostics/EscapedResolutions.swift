@@ -99,15 +99,48 @@ enum EscapedResolutions {
         state.withLock { $0.isDeliberate = isDeliberate }
     }
 
+    /// On whose behalf code runs in the process's world, when Forge itself moved it there.
+    enum Context: Sendable {
+        /// A test's own task tree, which uses the process's world on purpose: carried onto a thread Forge starts for
+        /// it (`prewarm`).
+        case deliberate
+        /// A lazy property, whose owner was made outside the isolated world `reader`, read in `reader`: the
+        /// resolution and everything beneath it are escapes from `reader` alone.
+        case lazyRead(by: World)
+    }
+
+    /// Set while Forge runs code in the process's world on someone's behalf.
+    @TaskLocal static var context: Context?
+
+    /// What code that Forge moves to another thread carries of the current task's context: that it is deliberate,
+    /// or whose lazy read it is.
+    static func contextToCarry() -> Context? {
+        guard World.isolatedWorldsExist else { return nil }
+        if let context { return context }
+        return state.reading({ $0.isDeliberate })?() == true ? .deliberate : nil
+    }
+
     /// Checks a resolution of `box` in the process's world, made while isolated worlds exist, and reports it if a
-    /// live world that watches overrides `box` on its own (not one it started with). With `reader`, for a lazy
-    /// property whose owner was made outside the isolated world `reader` that reads it: an escape from `reader`
-    /// alone, if `box` has an override there, though the read runs in a test's own task tree.
-    static func check(_ box: FactoryBox, readBy reader: World? = nil) {
+    /// live world that watches overrides `box` on its own (not one it started with). Inside a lazy read
+    /// (``Context/lazyRead(by:)``), it is an escape from the reader alone, if `box` has an override there other than
+    /// the app's baseline, though the read runs in a test's own task tree.
+    static func check(_ box: FactoryBox) {
         let policy = policy
         guard policy != .off else { return }
-        if reader == nil, let isDeliberate = state.reading({ $0.isDeliberate }), isDeliberate() { return }
-        guard let (bypassed, toWarn) = World.recordEscape(of: box, readBy: reader, stopping: policy == .stop)
+        var reader: World?
+        switch context {
+        case .deliberate?:
+            return
+        case .lazyRead(let world)?:
+            reader = world
+        case nil:
+            if let isDeliberate = state.reading({ $0.isDeliberate }), isDeliberate() { return }
+        }
+        // Read before the locks below, and released after them: what the process's world started from.
+        let baseline = reader == nil ? nil : World.global.baselineRegistration(for: box)
+        guard
+            let (bypassed, toWarn) = World.recordEscape(
+                of: box, readBy: reader, againstBaseline: baseline, stopping: policy == .stop)
         else { return }
         let problem = ResolutionError.escapedResolution(box, bypassing: bypassed, throughLazyProperty: reader != nil)
         if policy == .stop { Report.stop(problem) }
@@ -127,7 +160,7 @@ extension ResolutionError {
         let overriding =
             worlds.count == 1
             ? "while \(worlds[0]) overrides it"
-            : "while these isolated worlds override it:\n    " + worlds.joined(separator: "\n    ") + "\nand"
+            : "while these isolated worlds override it:\n    " + worlds.joined(separator: "\n    ") + "\n"
         let description =
             throughLazyProperty
             ? """
@@ -140,7 +173,8 @@ extension ResolutionError {
             """
             : """
             Forge: escaped resolution. \(factory.declaration) was resolved in the process's world, outside every \
-            isolated world, \(overriding): that code got the process's registration, not the world's. Work that \
+            isolated world, \(overriding)\(worlds.count == 1 ? ": t" : "T")hat code got the process's registration, \
+            not the world's. Work that \
             leaves a test's task tree (Task.detached, a dispatch queue, a thread, a callback delivered on another \
             queue) does not carry its world. Carry it: capture it where the test's code starts the work, and run \
             the work in it:

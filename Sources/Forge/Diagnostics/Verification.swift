@@ -36,7 +36,8 @@ extension SharedContainer.Diagnostics {
     ///
     /// The world starts from the registrations in force where you call it, the process's world included, so
     /// register what a test would (mocks, promised factories' implementations) before you call it. What `body`
-    /// makes stays in that world: the caller's scopes are untouched. (Work that `body` starts and that outlives a
+    /// makes stays in that world: the caller's scopes are untouched, but for a lazy property of an object made before
+    /// the call, which resolves in its owner's world. (Work that `body` starts and that outlives a
     /// failing `verify` resolves in the process's world while no other isolated world is live: the ended world no
     /// longer counts. Verify bodies that finish their work before they return.)
     ///

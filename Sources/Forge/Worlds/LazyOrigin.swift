@@ -8,8 +8,9 @@
 /// test's world resolves the test's mocks from a `Task.detached` too, and one made in the process's world resolves
 /// the process's registrations even when a test reads it (an escaped resolution, if the test overrides the factory:
 /// ``EscapedResolutions``). It holds that world weakly, as a captured world does
-/// (``SharedContainer/Registrations/Captured``): once the world has ended, the property resolves in the process's
-/// world, as an owner made there would.
+/// (``SharedContainer/Registrations/Captured``): once the world has ended (or a failing `verify` ended it), the
+/// property resolves in the process's world, as an owner made there would. An owner made in one test's world and
+/// read first in another's (a `static let` the first test touched) resolves in the first's while it lives.
 ///
 /// A property whose owner a singleton's or cached factory's closure made is resolved for that factory's instance,
 /// which keeps it: while captive dependencies are looked for, resolving a shorter-lived factory there is reported as
@@ -41,7 +42,7 @@ final class LazyOrigin: Sendable {
 
     @usableFromInline
     static func find() -> LazyOrigin? {
-        let world = World.isolatedWorldsExist ? World.isolated : nil
+        let world = World.isolatedWorldsExist ? World.isolated.flatMap { $0.hasEnded ? nil : $0 } : nil
         var holders: [FactoryBox] = []
         if CaptiveDependencies.isChecking {
             let task = TaskResolutionState.current
@@ -63,7 +64,7 @@ final class LazyOrigin: Sendable {
         _ factory: FactoryBox, from origin: LazyOrigin?, resetting reset: () -> Void = {}, _ body: () -> R
     ) -> R {
         let reader = World.isolatedWorldsExist ? World.isolated : nil
-        if let owners = origin?.world?.world {
+        if let owners = origin?.world?.world, !owners.hasEnded {
             guard reader !== owners else {
                 reset()
                 return resolving(factory, from: origin, body)
@@ -73,11 +74,13 @@ final class LazyOrigin: Sendable {
                 return resolving(factory, from: origin, body)
             }
         }
-        // Made in the process's world, or in one that has ended since: resolved in the process's world.
+        // Made in the process's world, or in one that has ended since: resolved in the process's world. Read in an
+        // isolated world, what it resolves there escapes that world, if it overrides it (EscapedResolutions).
         reset()
         guard let reader else { return resolving(factory, from: origin, body) }
-        EscapedResolutions.check(factory, readBy: reader)
-        return World.inWorld(.global) { resolving(factory, from: origin, body) }
+        return EscapedResolutions.$context.withValue(.lazyRead(by: reader)) {
+            World.inWorld(.global) { resolving(factory, from: origin, body) }
+        }
     }
 
     /// `body`, after reporting a captive dependency on `factory` of one of `origin`'s holders.

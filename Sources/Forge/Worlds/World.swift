@@ -451,18 +451,18 @@ extension World {
     /// in `reader` (whose owner was made outside it), `reader` alone, if `box` has an override there. Each world with
     /// a problem handler keeps it for its test, once per factory, unless `stopping`. Returns the worlds bypassed
     /// (described) and those without a handler, to warn of; `nil` when none was.
-    static func recordEscape(of box: FactoryBox, readBy reader: World?, stopping: Bool)
-        -> (bypassed: [String], toWarn: [String])?
-    {
+    static func recordEscape(
+        of box: FactoryBox, readBy reader: World?, againstBaseline baseline: Registration? = nil, stopping: Bool
+    ) -> (bypassed: [String], toWarn: [String])? {
         // The worlds stay alive while the list's lock is held: one that ends takes it first to leave the list.
         live.withLock { worlds in
             var bypassed: [Unmanaged<World>] = []
             if let reader {
-                if let world = worlds[ObjectIdentifier(reader)], reader.overrides(box, onItsOwn: false) {
+                if let world = worlds[ObjectIdentifier(reader)], reader.overrides(box, differingFrom: baseline) {
                     bypassed.append(world)
                 }
             } else {
-                for world in worlds.values where world._withUnsafeGuaranteedRef({ $0.overrides(box, onItsOwn: true) }) {
+                for world in worlds.values where world._withUnsafeGuaranteedRef({ $0.overrides(box) }) {
                     bypassed.append(world)
                 }
             }
@@ -484,19 +484,29 @@ extension World {
         }
     }
 
-    /// Whether this world watches for escapes and has an override for `box`: with `onItsOwn`, one it registered
-    /// itself rather than started with; without, any that differs from the process's.
-    private func overrides(_ box: FactoryBox, onItsOwn: Bool) -> Bool {
+    /// Whether this world watches for escapes and has an override for `box` that it registered itself, rather than
+    /// started with; or, given `baseline` (the process's baseline registration for `box`), any override that differs
+    /// from it, its enclosing world's included.
+    private func overrides(_ box: FactoryBox, differingFrom baseline: Registration?? = nil) -> Bool {
         state.reading { state in
             let id = ObjectIdentifier(box)
             guard state.isWatching else { return false }
             let slot = state.slots[id]?.slot
-            if slot == nil && onItsOwn { return false }  // a world registers through the slot it makes
+            if slot == nil && baseline == nil { return false }  // a world registers through the slot it makes
             let started = state.initial[id]?.registration
+            // A slot's registration, none included, or else the one the world started with.
             guard let registration = slot.map({ $0.registration }) ?? started else { return false }
-            return registration !== (onItsOwn ? started : box.registration)
+            return registration !== (baseline ?? started)
         }
     }
+
+    /// The registration `box` has in the process's baseline (what `registerAllServices()` registered), if any.
+    func baselineRegistration(for box: FactoryBox) -> Registration? {
+        state.reading { $0.baseline[ObjectIdentifier(box)]?.registration }
+    }
+
+    /// Whether ``end()`` ran: a world that a failing `verify` ended lives on, its scopes emptied.
+    var hasEnded: Bool { state.reading { $0.isEnded } }
 
     /// Stops watching for escapes, when the body of this world's `isolated` call returns, and hands the escapes met
     /// meanwhile to the problem handler, on the calling task: the test's, for a world that ForgeTesting made.
