@@ -9,6 +9,8 @@ import Forge
 @inline(never) func resolveSingleton() -> Service { Container.engineSingleton() }
 @inline(never) func resolveCached() -> Service { Container.engineCached() }
 @inline(never) func resolveShared() -> Service { Container.engineShared() }
+@inline(never) func resolveClient() -> Client { Container.engineClient() }
+@inline(never) func resolveWideClient() -> WideClient { Container.engineWideClient() }
 @inline(never) func resolveParameter(_ value: Int) -> Service { Container.engineParameter(value) }
 @inline(never) func resolveGraph() -> Service { Container.engineGraph() }
 @inline(never) func resolveTrio() -> Trio { Container.engineTrio() }

@@ -22,6 +22,25 @@ extension Container {
     /// A unique root whose closure resolves a unique leaf: what `tryResolve()` must run the closure of.
     static let engineLeaf = Factory { Service() }
     static let engineRoot = Factory { Root(engineLeaf()) }
+    /// Clients in the shape swift-dependencies' are: a struct of closures, kept as a value.
+    static let engineClient = Factory(scope: .singleton) { Client() }
+    static let engineWideClient = Factory(scope: .singleton) { WideClient() }
+}
+
+/// A client as a struct of two closures.
+struct Client: Sendable {
+    var fetch: @Sendable () -> [Int] = { [] }
+    var save: @Sendable (Int) -> Void = { _ in }
+}
+
+/// A client as a struct of six closures.
+struct WideClient: Sendable {
+    var fetch: @Sendable () -> [Int] = { [] }
+    var save: @Sendable (Int) -> Void = { _ in }
+    var delete: @Sendable (Int) -> Void = { _ in }
+    var count: @Sendable () -> Int = { 0 }
+    var search: @Sendable (String) -> [Int] = { _ in [] }
+    var reset: @Sendable () -> Void = {}
 }
 
 final class Root: Sendable {
@@ -71,6 +90,8 @@ func makeScenarios() -> [Scenario] {
         Scenario("singleton hit") { n in for _ in 0..<n { consume(resolveSingleton()) } },
         Scenario("cached hit") { n in for _ in 0..<n { consume(resolveCached()) } },
         Scenario("shared hit") { n in for _ in 0..<n { consume(resolveShared()) } },
+        Scenario("singleton hit, a struct of 2 closures") { n in for _ in 0..<n { consume(resolveClient()) } },
+        Scenario("singleton hit, a struct of 6 closures") { n in for _ in 0..<n { consume(resolveWideClient()) } },
         Scenario("parameter") { n in for i in 0..<n { consume(resolveParameter(i)) } },
         Scenario("graph") { n in for _ in 0..<n { consume(resolveGraph()) } },
         Scenario("graph, one instance shared by 3 dependents") { n in
