@@ -120,6 +120,11 @@ enum EscapedResolutions {
         return state.reading({ $0.isDeliberate })?() == true ? .deliberate : nil
     }
 
+    /// Whether the calling code belongs to a test's own task tree, as ForgeTesting tells; `nil` when nothing tells.
+    static func isInATestsTaskTree() -> Bool? {
+        state.reading({ $0.isDeliberate })?()
+    }
+
     /// Checks a resolution of `box` in the process's world, made while isolated worlds exist, and reports it if a
     /// live world that watches overrides `box` on its own (not one it started with). Inside a lazy read
     /// (``Context/lazyRead(by:)``), it is an escape from the reader alone, if `box` has an override there other than

@@ -27,6 +27,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// Code resolved the factory in the process's world, outside every isolated world, while a live isolated
         /// world (a test's) overrides it (``SharedContainer/Diagnostics/escapedResolutions``).
         case escapedResolution
+        /// Code called a stand-in made by `unimplemented` (``factory`` is the endpoint's name): a test did not stub
+        /// an endpoint that the code under test uses.
+        case unimplemented
     }
 
     /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, a captive dependency, or an

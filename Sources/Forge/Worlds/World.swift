@@ -91,6 +91,8 @@ final class World: Sendable {
         var isWatching = false
         /// The escaped resolutions met while watching, for the problem handler, once per factory.
         var escapes: [ObjectIdentifier: Escape] = [:]
+        /// Problems met while watching outside the test's own task tree, for the problem handler (``report(_:)``).
+        var pending: [ResolutionError] = []
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
@@ -511,12 +513,31 @@ extension World {
     /// Stops watching for escapes, when the body of this world's `isolated` call returns, and hands the escapes met
     /// meanwhile to the problem handler, on the calling task: the test's, for a world that ForgeTesting made.
     func endWatching() {
-        let escapes = state.withLock { state in
+        let (escapes, pending) = state.withLock { state in
             state.isWatching = false
-            defer { state.escapes = [:] }  // the copy returned keeps what it holds alive until after the lock
-            return state.escapes
+            // The copies returned keep what they hold alive until after the lock.
+            defer { (state.escapes, state.pending) = ([:], []) }
+            return (state.escapes, state.pending)
         }
         guard let problemHandler else { return }
+        for problem in pending { problemHandler(problem) }
         for escape in escapes.values.map(\.problem).sorted(by: { $0.factory < $1.factory }) { problemHandler(escape) }
+    }
+
+    /// Hands `problem` to the problem handler: at once from the test's own task tree (or where no test framework
+    /// tells), or, from elsewhere (a queue the world was carried to), when the body of this world's `isolated` call
+    /// returns, on the test's task, so that the test framework attributes it to the test.
+    func report(_ problem: ResolutionError) {
+        guard let problemHandler else { return }
+        if EscapedResolutions.isInATestsTaskTree() != false {
+            problemHandler(problem)
+            return
+        }
+        let kept = state.withLock { state in
+            guard state.isWatching else { return false }
+            state.pending.append(problem)
+            return true
+        }
+        if !kept { problemHandler(problem) }  // the body has returned: at once, as well as it can be
     }
 }

@@ -1,0 +1,103 @@
+// Stand-ins for endpoints a test did not stub: each call is an issue of the test whose world it runs in, from the
+// test, a child task or a queue the world was carried to; the placeholder is returned, or an error thrown.
+import Dispatch
+import ForgeTesting
+import Testing
+
+@_spi(ForgeTesting) @testable import Forge
+
+private struct Movie: Sendable, Equatable {
+    let title: String
+}
+
+/// A client in swift-dependencies' shape, with a test value of stand-ins.
+private struct MovieClient: Sendable {
+    var fetch: @Sendable () -> [Movie]
+    var save: @Sendable (Movie) throws -> Void
+    var rate: @Sendable (Movie, Int) async -> Void
+    var count: @Sendable () async throws -> Int
+
+    static let testValue = MovieClient(
+        fetch: unimplemented("MovieClient.fetch", placeholder: []),
+        save: unimplemented("MovieClient.save"),
+        rate: unimplemented("MovieClient.rate"),
+        count: unimplemented("MovieClient.count"))
+}
+
+extension Container {
+    fileprivate static let movies = Factory { MovieClient.testValue }
+}
+
+/// Runs `work` on a global dispatch queue and returns what it returns, awaited without blocking a cooperative thread.
+private func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+}
+
+@Suite struct UnimplementedTests {
+    @Test("A call records an issue of the test's world and returns the placeholder, or throws")
+    func aCallIsAProblemOfTheWorld() async {
+        let (_, problems) = await collectingProblems(named: "movies") {
+            let client = Container.movies()
+            #expect(client.fetch() == [])
+            #expect(throws: UnimplementedEndpoint.self) { try client.save(Movie(title: "Heat")) }
+            await client.rate(Movie(title: "Heat"), 5)
+            await #expect(throws: UnimplementedEndpoint.self) { try await client.count() }
+        }
+        #expect(problems.map(\.kind) == Array(repeating: .unimplemented, count: 4))
+        #expect(
+            problems.map(\.factory) == [
+                "MovieClient.fetch", "MovieClient.save", "MovieClient.rate", "MovieClient.count",
+            ])
+        let message = problems.first?.description ?? ""
+        #expect(message.contains("Forge: unimplemented: MovieClient.fetch was called"), "\(message)")
+        #expect(message.contains("made at ForgeTests/UnimplementedTests.swift:21"), "\(message)")
+        #expect(message.contains("the isolated world \"movies\""))
+    }
+
+    @Test("From a child task and from a queue the world was carried to, it is the test world's problem too")
+    func fromWhereTheWorldReaches() async {
+        let (_, problems) = await collectingProblems {
+            let client = Container.movies()
+            async let fromChild = Task { client.fetch() }.value
+            _ = await fromChild
+            let registrations = Container.Registrations.capture()
+            _ = await onAQueue { registrations.run { Container.movies().fetch() } }
+        }
+        #expect(problems.map(\.factory) == ["MovieClient.fetch", "MovieClient.fetch"])
+    }
+
+    @Test("Under the trait, a call from a queue the world was carried to is an issue of the test, at its line")
+    func underTheTraitItIsAnIssueOfTheTest() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue("Expected: this test checks that the trait records an unimplemented call as its issue")
+        {
+            try await IsolatedRegistrationsTrait.isolatedRegistrations.provideScope(
+                for: test, testCase: Test.Case.current
+            ) {
+                let registrations = Container.Registrations.capture()
+                #expect(await onAQueue { registrations.run { Container.movies().fetch() } } == [])
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("Forge: unimplemented: MovieClient.fetch was called")
+                && issue.sourceLocation == test.sourceLocation
+        }
+    }
+
+    @Test("Outside a test's world, a call is a warning, once per stand-in, and returns the placeholder")
+    func outsideATestItWarns() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let client = MovieClient.testValue
+            precondition(client.fetch() == [] && client.fetch() == [])
+        }
+        let text = standardError(result)
+        #if DEBUG
+            #expect(
+                text.components(separatedBy: "Forge warning: unimplemented: MovieClient.fetch").count == 2, "\(text)")
+        #else
+            #expect(!text.contains("Forge warning"))
+        #endif
+    }
+}
