@@ -56,16 +56,26 @@ private func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async ->
         #expect(message.contains("the isolated world \"movies\""))
     }
 
-    @Test("From a child task and from a queue the world was carried to, it is the test world's problem too")
+    @Test("From a child task and from a queue the world was carried to, it is the test's problem, on the test's task")
     func fromWhereTheWorldReaches() async {
-        let (_, problems) = await collectingProblems {
+        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }  // as the trait does
+        let heard = Locked<[(endpoint: String, onTheTestsTask: Bool)]>([])
+        let handler: @Sendable (ResolutionError) -> Void = { problem in
+            heard.mutate { $0.append((problem.factory, Test.current != nil)) }
+        }
+        await Container.Registrations.isolated(
+            named: "reaches", fileID: #fileID, line: #line, reportingProblems: handler
+        ) {
             let client = Container.movies()
-            async let fromChild = Task { client.fetch() }.value
-            _ = await fromChild
+            _ = await Task { client.fetch() }.value
             let registrations = Container.Registrations.capture()
             _ = await onAQueue { registrations.run { Container.movies().fetch() } }
+            // The queue's call waits for the body to end.
+            #expect(heard.value.count == 1)
         }
-        #expect(problems.map(\.factory) == ["MovieClient.fetch", "MovieClient.fetch"])
+        #expect(heard.value.map(\.endpoint) == ["MovieClient.fetch", "MovieClient.fetch"])
+        let onTheTestsTask = heard.value.map(\.onTheTestsTask)
+        #expect(onTheTestsTask == [true, true], "every problem reaches the handler on the test's task")
     }
 
     @Test("Under the trait, a call from a queue the world was carried to is an issue of the test, at its line")

@@ -17,9 +17,10 @@
 /// The closure's type comes from where it is used: any number of arguments, async or not (a synchronous closure
 /// converts to an async one). Under ForgeTesting's
 /// trait and `IsolatedTestCase`, a call is an issue of the test whose world it runs in, from the test itself, a child
-/// task, or work that carries the test's world (``SharedContainer/Registrations/capture(fileID:line:)``); one made
-/// outside the test's task tree is recorded when the test's body returns. Outside a test's world, a call writes a
-/// warning to standard error, once per stand-in, in debug builds.
+/// task, or work that carries the test's world (``SharedContainer/Registrations/capture(fileID:line:)``); once the
+/// trait has run in the process, one made outside a Swift Testing test's task tree is recorded when the test's body
+/// returns, and one after that belongs to no test. Outside a test's world, a call writes a warning to standard
+/// error, once per stand-in, in debug builds. (A typed `throws(E)` endpoint needs a placeholder.)
 ///
 /// - Parameters:
 ///   - endpoint: What the messages call the endpoint, such as `"APIClient.fetch"`.

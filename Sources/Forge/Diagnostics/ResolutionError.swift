@@ -32,10 +32,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case unimplemented
     }
 
-    /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, a captive dependency, or an
-    /// escaped resolution.
+    /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, a captive dependency, an
+    /// escaped resolution, or a call of an unimplemented endpoint.
     public let kind: Kind
-    /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`.
+    /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`; for an
+    /// unimplemented endpoint, the endpoint's name, e.g. `APIClient.fetch`.
     public let factory: String
     /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again; for a
     /// captive dependency, the factories from the longer-lived one to ``factory``; for a promise met inside other

@@ -524,20 +524,22 @@ extension World {
         for escape in escapes.values.map(\.problem).sorted(by: { $0.factory < $1.factory }) { problemHandler(escape) }
     }
 
-    /// Hands `problem` to the problem handler: at once from the test's own task tree (or where no test framework
-    /// tells), or, from elsewhere (a queue the world was carried to), when the body of this world's `isolated` call
-    /// returns, on the test's task, so that the test framework attributes it to the test.
+    /// Hands `problem` to the problem handler: on a thread whose problems its caller reports (`prewarm`'s), through
+    /// that caller; from the test's own task tree (or where no test framework tells), at once; from elsewhere (a
+    /// queue the world was carried to), when the body of this world's `isolated` call returns, on the test's task, so
+    /// that the test framework attributes it to the test. Once the body has returned, or in a world that never
+    /// watched (`verify`'s), a problem from elsewhere belongs to no test: it is a warning, in debug builds.
     func report(_ problem: ResolutionError) {
         guard let problemHandler else { return }
-        if EscapedResolutions.isInATestsTaskTree() != false {
-            problemHandler(problem)
-            return
+        if let deferred = ThreadResolutionState.current.deferredProblems {
+            return deferred.add(problem, for: problemHandler)
         }
+        if EscapedResolutions.isInATestsTaskTree() != false { return problemHandler(problem) }
         let kept = state.withLock { state in
             guard state.isWatching else { return false }
             state.pending.append(problem)
             return true
         }
-        if !kept { problemHandler(problem) }  // the body has returned: at once, as well as it can be
+        if !kept { Report.warn(String(problem.description.dropFirst("Forge: ".count))) }
     }
 }
