@@ -272,22 +272,20 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
         }
     }
 
-    /// Resolves the factory as ``origin`` says: in the owner's world, reporting a captive dependency of the factory
+    /// Resolves the factory as ``origin`` says: in the owner's world, after resetting it there with `options`
+    /// (``LazyOrigin`` says where a caller in an isolated world resets), reporting a captive dependency of the factory
     /// that made the owner. Not inlined: it keeps the first read's common case small (Benchmarks/engine.sh).
     @usableFromInline
-    func resolveFromOrigin() -> T {
+    func resolveFromOrigin(resetting options: FactoryResetOptions = .none) -> T {
         let factory = factory
-        return LazyOrigin.resolve(factory.box, from: origin) { factory() }
+        let reset = { if options != .none { factory.reset(options) } }  // a first read resets nothing
+        return LazyOrigin.resolve(factory.box, from: origin, resetting: reset) { factory() }
     }
 
-    /// Resolves the factory now, in the owner's world, after resetting it there with `options` (``LazyOrigin`` says
-    /// where a caller in an isolated world resets), and keeps `store` of the instance for every later read, as
-    /// ``set(_:)`` does.
+    /// Resolves the factory now, as ``resolveFromOrigin(resetting:)`` does, and keeps `store` of the instance for
+    /// every later read, as ``set(_:)`` does.
     func resolve(reset options: FactoryResetOptions, _ store: (T) -> Stored) {
-        let factory = factory
-        let made = LazyOrigin.resolve(
-            factory.box, from: origin, resetting: { factory.reset(options) }, { factory() })
-        set(store(made))
+        set(store(resolveFromOrigin(resetting: options)))
     }
 
     /// Replaces the value for every later read. Waits while another thread makes the first value.

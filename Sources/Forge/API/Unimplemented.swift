@@ -82,7 +82,7 @@ enum Unimplemented {
         let problem = ResolutionError.unimplemented(endpoint, madeAt: site, in: world)
         guard world.problemHandler != nil else {
             guard warned.withLock({ $0.insert("\(endpoint)|\(site)").inserted }) else { return }
-            return Report.warn(String(problem.description.dropFirst("Forge: ".count)))
+            return Report.warn(problem)
         }
         world.report(problem)
     }

@@ -163,7 +163,7 @@ enum CaptiveDependencies {
             // Once per pair, by whatever factories between them it was met.
             let key = "\(problem.chain.first ?? "")|\(problem.factory)"
             guard state.withLock({ $0.reported.insert(key).inserted }) else { return }
-            Report.write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")
+            Report.writeWarning(problem)
         }
     }
 }

@@ -133,6 +133,18 @@ enum Report {
         #endif
     }
 
+    /// Writes `problem`'s message as a warning, in debug builds.
+    static func warn(_ problem: ResolutionError) {
+        #if DEBUG
+            writeWarning(problem)
+        #endif
+    }
+
+    /// Writes `problem`'s message as a warning, whatever the build: for a policy the app set to warn.
+    static func writeWarning(_ problem: ResolutionError) {
+        write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")
+    }
+
     /// Writes `text` to standard error, unbuffered.
     static func write(_ text: String) {
         text.withCString { forge_write_standard_error($0) }

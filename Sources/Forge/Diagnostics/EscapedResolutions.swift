@@ -117,7 +117,7 @@ enum EscapedResolutions {
     static func contextToCarry() -> Context? {
         guard World.isolatedWorldsExist else { return nil }
         if let context { return context }
-        return state.reading({ $0.isDeliberate })?() == true ? .deliberate : nil
+        return isInATestsTaskTree() == true ? .deliberate : nil
     }
 
     /// Whether the calling code belongs to a test's own task tree, as ForgeTesting tells; `nil` when nothing tells.
@@ -139,7 +139,7 @@ enum EscapedResolutions {
         case .lazyRead(let world)?:
             reader = world
         case nil:
-            if let isDeliberate = state.reading({ $0.isDeliberate }), isDeliberate() { return }
+            if isInATestsTaskTree() == true { return }
         }
         // Read before the locks below, and released after them: what the process's world started from.
         let baseline = reader == nil ? nil : World.global.baselineRegistration(for: box)
@@ -151,7 +151,7 @@ enum EscapedResolutions {
         if policy == .stop { Report.stop(problem) }
         for world in toWarn {
             guard state.withLock({ $0.warned.insert("\(box.declaration)|\(world)").inserted }) else { continue }
-            Report.write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")
+            Report.writeWarning(problem)
         }
     }
 }

@@ -322,14 +322,9 @@ final class FactoryBox: @unchecked Sendable {
 
     /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
     func currentSlot() -> Unmanaged<FactoryBox> {
-        // The current world lives at least as long as this resolution: the task local that names it holds it.
-        AutoRegistration.ensure()
-        // While no isolated world exists, the process's, whose slots are the boxes: no load more than before.
-        guard World.isolatedWorldsExist else { return Unmanaged.passUnretained(self) }
-        guard let world = World.isolated else {
-            EscapedResolutions.check(self)
-            return Unmanaged.passUnretained(self)
-        }
+        // The current world lives at least as long as this resolution: the task local that names it holds it. The
+        // process's world's slots are the boxes.
+        guard let world = isolatedWorld(resolving: self) else { return Unmanaged.passUnretained(self) }
         return world.unretainedSlot(for: self)
     }
 }
