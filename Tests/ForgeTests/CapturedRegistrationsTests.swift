@@ -37,29 +37,6 @@ extension Container {
     }
 }
 
-/// Runs `work` on a new thread and returns what it returns, or `nil` if it has not returned within 10 seconds.
-private func onAThread(_ work: @escaping @Sendable () -> String) -> String? {
-    let result = Locked<String?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        result.value = work()
-        done.signal()
-    }
-    thread.start()
-    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
-}
-
-/// Runs `work` on a global dispatch queue, as `onAThread` does.
-private func onAQueue(_ work: @escaping @Sendable () -> String) -> String? {
-    let result = Locked<String?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-        result.value = work()
-        done.signal()
-    }
-    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
-}
-
 @Suite(.isolatedRegistrations) struct CapturedRegistrationsTests {
     /// The port's table: where a test's mock reaches by itself, and where it reaches once the work is carried.
     @Test func everyKindOfWorkSeesTheMockOnceItCarriesTheWorld() async {

@@ -47,14 +47,13 @@ private final class ChainReader: @unchecked Sendable {
 
 /// A lazy property that says when it was read.
 private final class LazyReader: @unchecked Sendable {
-    // @unchecked: the wrapper's cell is locked, and the flag atomic.
+    // @unchecked: the wrapper's cell is locked.
     @LazyInjected(Container.escapeRead) private var endpoint
-    private let read = Counter()
+    let flag = ReadFlag()
     var service: Endpoint {
-        defer { read.increment() }
+        defer { flag.set() }
         return endpoint
     }
-    var hasRead: Bool { read.value > 0 }
 }
 
 private final class LazyUser: @unchecked Sendable {
@@ -171,7 +170,7 @@ private final class LazyUser: @unchecked Sendable {
         async let bystander = collectingProblems(named: "bystander") {
             Container.escapeRead.register { Endpoint("mock") }
             // Until the reader has read: this world watches meanwhile.
-            #expect(await waitUntilRead(outside))
+            #expect(await waitUntilRead(outside.flag))
         }
         let ((name, readerProblems), (_, bystanderProblems)) = await (reader, bystander)
         #expect(name == "live")
@@ -231,14 +230,6 @@ private final class LazyUser: @unchecked Sendable {
         #expect(problems.count == 1, "\(problems)")
         #expect(problems.first?.description.contains("while the isolated world \"outer\"") == true)
     }
-}
-
-/// Whether `user`'s property was read, by another test, within 10 seconds.
-private func waitUntilRead(_ user: LazyReader) async -> Bool {
-    await withDeadline(seconds: 10) {
-        while !user.hasRead { await Task.yield() }
-        return true
-    } ?? false
 }
 
 /// Whether `flag` was set, by another test, within 10 seconds.

@@ -48,28 +48,6 @@ private final class CachedUser: Sendable {
     let sameScope = LazyDependency(Container.lazySession)
 }
 
-/// Runs `work` on a new thread and returns what it returns, or `nil` if it has not returned within 10 seconds.
-private func onAThread(_ work: @escaping @Sendable () -> String?) -> String? {
-    let result = Locked<String?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        result.value = work()
-        done.signal()
-    }.start()
-    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
-}
-
-/// Runs `work` on a global dispatch queue, as `onAThread` does.
-private func onAQueue(_ work: @escaping @Sendable () -> String?) -> String? {
-    let result = Locked<String?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-        result.value = work()
-        done.signal()
-    }
-    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
-}
-
 @Suite(.isolatedRegistrations) struct LazyOriginTests {
     @Test("A lazy property of an owner made in the test resolves the test's mock, read first from detached work")
     func readFirstFromDetachedWork() async {

@@ -156,3 +156,25 @@ func collectingProblems<R>(
 func ifEscapesAreReported(_ kinds: [ResolutionError.Kind]) -> [ResolutionError.Kind] {
     Container.Diagnostics.escapedResolutions == .warn ? kinds : []
 }
+
+/// Runs `work` on a new thread and returns what it returns, or `nil` if it has not returned within 10 seconds.
+func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T? {
+    let result = Locked<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        result.value = work()
+        done.signal()
+    }.start()
+    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
+}
+
+/// Runs `work` on a global dispatch queue, as ``onAThread(_:)`` does.
+func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T? {
+    let result = Locked<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        result.value = work()
+        done.signal()
+    }
+    return done.wait(timeout: .now() + 10) == .success ? result.value : nil
+}

@@ -28,13 +28,6 @@ extension Container {
     fileprivate static let movies = Factory { MovieClient.testValue }
 }
 
-/// Runs `work` on a global dispatch queue and returns what it returns, awaited without blocking a cooperative thread.
-private func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
-    }
-}
-
 @Suite struct UnimplementedTests {
     @Test("A call records an issue of the test's world and returns the placeholder, or throws")
     func aCallIsAProblemOfTheWorld() async {
@@ -69,7 +62,7 @@ private func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async ->
             let client = Container.movies()
             _ = await Task { client.fetch() }.value
             let registrations = Container.Registrations.capture()
-            _ = await onAQueue { registrations.run { Container.movies().fetch() } }
+            _ = onAQueue { registrations.run { Container.movies().fetch() } }
             // The queue's call waits for the body to end.
             #expect(heard.value.count == 1)
         }
@@ -87,7 +80,7 @@ private func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async ->
                 for: test, testCase: Test.Case.current
             ) {
                 let registrations = Container.Registrations.capture()
-                #expect(await onAQueue { registrations.run { Container.movies().fetch() } } == [])
+                #expect(onAQueue { registrations.run { Container.movies().fetch() } } == [])
             }
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()

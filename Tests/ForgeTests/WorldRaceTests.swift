@@ -35,7 +35,7 @@ private final class HeldUser: @unchecked Sendable {
 /// Runs `work` on `count` new threads at once and waits for them all, up to 60 seconds; returns whether they finished.
 /// The wait is on a thread of its own: a blocked cooperative thread would starve the tests running beside this one.
 private func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) async -> Bool {
-    await onAThread {
+    await awaitingAThread {
         let done = DispatchSemaphore(value: 0)
         for index in 0..<count {
             Thread {
@@ -48,7 +48,7 @@ private func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) 
 }
 
 /// What `work` returns, run on a new thread, awaited without blocking a cooperative thread.
-private func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+private func awaitingAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: work()) }.start()
     }
@@ -126,8 +126,8 @@ private func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
             }
             held.world = World.isolated
             let user = HeldUser()
-            let read = Task.detached { await onAThread { user.resource.name } }  // nothing of the world carried
-            #expect(await onAThread { heldResources.waitUntilEntered(timeout: 30) })
+            let read = Task.detached { await awaitingAThread { user.resource.name } }  // nothing of the world carried
+            #expect(await awaitingAThread { heldResources.waitUntilEntered(timeout: 30) })
             return read
         }
         // The isolated call returned; the held resolution still runs in the world, which it keeps.

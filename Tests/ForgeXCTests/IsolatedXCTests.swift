@@ -21,14 +21,7 @@ final class IsolatedXCTests: IsolatedTestCase {
 
     func testWorkThatCarriesTheWorldSeesTheMock() {
         let registrations = Container.Registrations.capture()
-        let outside = Task.detached { registrations.run { Container.payments() is MockPayments } }
-        let expectation = expectation(description: "detached task")
-        Task {
-            let isMock = await outside.value
-            XCTAssertTrue(isMock)
-            expectation.fulfill()
-        }
-        wait(for: [expectation], timeout: 10)
+        assertInADetachedTask { registrations.run { Container.payments() is MockPayments } }
     }
 
     func testTheProcessWorldIsUntouched() {
@@ -37,11 +30,18 @@ final class IsolatedXCTests: IsolatedTestCase {
         let policy = Container.Diagnostics.escapedResolutions
         Container.Diagnostics.escapedResolutions = .off
         defer { Container.Diagnostics.escapedResolutions = policy }
-        let outside = Task.detached { Container.payments() is LivePayments }
+        assertInADetachedTask { Container.payments() is LivePayments }
+    }
+
+    /// Asserts that `condition`, run in a detached task, holds, waiting for it up to 10 seconds.
+    private func assertInADetachedTask(
+        _ condition: @escaping @Sendable () -> Bool, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let outside = Task.detached(operation: condition)
         let expectation = expectation(description: "detached task")
         Task {
-            let isLive = await outside.value
-            XCTAssertTrue(isLive)
+            let holds = await outside.value
+            XCTAssertTrue(holds, file: file, line: line)
             expectation.fulfill()
         }
         wait(for: [expectation], timeout: 10)
