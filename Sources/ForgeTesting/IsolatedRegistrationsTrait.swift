@@ -21,6 +21,27 @@ import Testing
 /// }
 /// ```
 ///
+/// A strict test (`.isolatedRegistrations(.strict)`) is also told of every mock it forgot: a factory whose live
+/// closure runs in the test's world is an issue of that test, once per factory, naming the factory, where it is
+/// declared and how to override it. Live means the factory's own closure, a context's other than `onTest`'s, or the
+/// registration the app made in `registerAllServices()`, when neither the test nor an `onTest` closure overrode it.
+/// The code under test still gets the live instance, so the test runs on and the suite finishes. A factory that is
+/// safe to run live (a formatter, a pure value, a view model that only resolves others) says so where it is
+/// declared, with `.liveInTests`.
+///
+/// ```swift
+/// @Suite(.isolatedRegistrations(.strict))
+/// struct CheckoutTests {
+///     @Test func paysWithTheMock() {
+///         Container.payments.register { MockPayments() }
+///         #expect(Checkout().pay() == "mock")   // an issue if Checkout resolves another live service
+///     }
+/// }
+/// ```
+///
+/// On a suite, the mode is the default of every test in it; a test's own trait may say otherwise
+/// (`.isolatedRegistrations(.lenient)`), and `.isolatedRegistrations` without a mode keeps the suite's.
+///
 /// Each test case of a parameterized test gets a world of its own. See
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge) for what a world holds.
 ///
@@ -32,8 +53,19 @@ import Testing
 /// it, with a message that names the test's world, and so the test; `Container.Diagnostics.verify` reports those
 /// beneath any root, as problems a test can check, and `tryResolve()` throws them for the factory it is called on.
 public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Whether a factory's live closure that runs in a test's world is an issue of the test.
+    public enum Mode: Sendable, Equatable {
+        /// Live closures run unreported: a test overrides what it needs, and the rest runs as in the app.
+        case lenient
+        /// A factory whose live closure runs in the test's world is an issue of the test (the test still gets the
+        /// live instance), unless it is marked `liveInTests` where it is declared.
+        case strict
+    }
+
     /// Registers mocks inside the test's world, before the test runs.
     let registrations: (@Sendable () -> Void)?
+    /// The test's mode; `nil` for that of the world around it (a suite's trait), lenient at the top.
+    let mode: Mode?
 
     /// Applied to a suite, the trait applies to every test in it, nested suites included.
     public var isRecursive: Bool { true }
@@ -44,7 +76,8 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// Runs `function`, the test case, inside a new isolated world named after the test, after the trait's
-    /// registrations. A captive dependency met there is an issue of the test.
+    /// registrations. A captive dependency met there is an issue of the test; so is a live closure, in a strict
+    /// test.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -57,7 +90,8 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
             Issue.record(Comment(rawValue: $0.description), sourceLocation: location)
         }
         try await Container.Registrations.isolated(
-            named: "test \(test.name)", fileID: location.fileID, line: location.line, reportingProblems: reportProblem
+            named: "test \(test.name)", fileID: location.fileID, line: location.line,
+            strict: mode.map { $0 == .strict }, reportingProblems: reportProblem
         ) {
             registrations?()
             try await function()
@@ -68,11 +102,33 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == IsolatedRegistrationsTrait {
     /// Runs each test in its own isolated world.
     public static var isolatedRegistrations: Self {
-        IsolatedRegistrationsTrait(registrations: nil)
+        IsolatedRegistrationsTrait(registrations: nil, mode: nil)
     }
 
     /// Runs each test in its own isolated world, after `registrations` has registered mocks in it.
     public static func isolatedRegistrations(_ registrations: @escaping @Sendable () -> Void) -> Self {
-        IsolatedRegistrationsTrait(registrations: registrations)
+        IsolatedRegistrationsTrait(registrations: registrations, mode: nil)
+    }
+
+    /// Runs each test in its own isolated world, in `mode`: `.strict` makes a factory whose live closure runs there
+    /// an issue of the test.
+    ///
+    /// ```swift
+    /// @Suite(.isolatedRegistrations(.strict)) struct CheckoutTests { }
+    /// ```
+    public static func isolatedRegistrations(_ mode: IsolatedRegistrationsTrait.Mode) -> Self {
+        IsolatedRegistrationsTrait(registrations: nil, mode: mode)
+    }
+
+    /// Runs each test in its own isolated world, in `mode`, after `registrations` has registered mocks in it.
+    ///
+    /// ```swift
+    /// @Test(.isolatedRegistrations(.strict) { Container.payments.register { MockPayments() } })
+    /// func pays() { #expect(Checkout().pay() == "mock") }
+    /// ```
+    public static func isolatedRegistrations(
+        _ mode: IsolatedRegistrationsTrait.Mode, _ registrations: @escaping @Sendable () -> Void
+    ) -> Self {
+        IsolatedRegistrationsTrait(registrations: registrations, mode: mode)
     }
 }

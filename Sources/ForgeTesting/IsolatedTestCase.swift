@@ -29,12 +29,32 @@ import XCTest
 /// failure is recorded after `tearDown`. A failure points at this file: corelibs XCTest gives no way to know where a
 /// test method is declared; the message names the test. A problem that stops the process (a missing promise, a
 /// cycle) still stops it, with a message that names the test's world, and so the test.
+///
+/// A strict test case (``isStrict``) also fails a test whose world runs a factory's live closure: a mock the test
+/// forgot. See ``isStrict``.
 open class IsolatedTestCase: XCTestCase {
+    /// Whether each test of this case is strict: a factory whose live closure runs in the test's world fails the
+    /// test, once per factory, naming the factory, where it is declared and how to override it. Live means the
+    /// factory's own closure, a context's other than `onTest`'s, or the registration the app made in
+    /// `registerAllServices()`, when neither the test (in `setUp` or the method) nor an `onTest` closure overrode it.
+    /// The code under test still gets the live instance. A factory that is safe to run live says so where it is
+    /// declared, with `.liveInTests`. `false` unless a subclass says otherwise:
+    ///
+    /// ```swift
+    /// class StrictTestCase: IsolatedTestCase {
+    ///     override var isStrict: Bool { true }   // every test case of the project derives from this one
+    /// }
+    /// ```
+    open var isStrict: Bool { false }
+
     /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test. A
-    /// captive dependency met there, or an escaped resolution of a factory it overrides, fails the test.
+    /// captive dependency met there, an escaped resolution of a factory it overrides, or, when ``isStrict``, a live
+    /// closure run there, fails the test.
     override open func invokeTest() {
         let reportProblem: @Sendable (ResolutionError) -> Void = { XCTFail($0.description) }
-        Container.Registrations.isolated(named: name, fileID: #fileID, line: #line, reportingProblems: reportProblem) {
+        Container.Registrations.isolated(
+            named: name, fileID: #fileID, line: #line, strict: isStrict, reportingProblems: reportProblem
+        ) {
             super.invokeTest()
         }
     }

@@ -13,13 +13,13 @@ public protocol PriceFormatter: AnyObject {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 public final class CheckoutContainer: SharedContainer {
-    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }
+    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }.liveInTests
     public static let priceFormatter = Factory<PriceFormatter>.promised()
-    public static let viewModel = Factory { CheckoutViewModel() }
+    public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
 }
 
 public final class CheckoutViewModel {
     @Injected(CheckoutContainer.priceList) private var prices
     @Injected(CheckoutContainer.priceFormatter) private var formatter
-    @LazyInjected(Container.httpClient) private var http     // only an order needs it
+    @LazyInjected(Container.httpClient) private var http  // only an order needs it
 }

@@ -13,7 +13,7 @@ extension Container {
 public protocol PriceFormatter: AnyObject { func format(cents: Int) -> String }
 public final class CheckoutContainer: SharedContainer {
     public static let priceFormatter = Factory<PriceFormatter>.promised()
-    public static let viewModel = Factory { CheckoutViewModel() }
+    public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
 }
 public final class CheckoutViewModel {
     @Injected(CheckoutContainer.priceFormatter) private var formatter
@@ -26,7 +26,7 @@ final class MockHTTPClient: HTTPClient {}
 final class PlainFormatter: PriceFormatter { func format(cents: Int) -> String { "\(cents)c" } }
 
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
-@Suite(.isolatedRegistrations) struct CheckoutTests {
+@Suite(.isolatedRegistrations(.strict)) struct CheckoutTests {
     @Test func totalsAndOrdersThroughTheMocks() {
         nonisolated(unsafe) let http = MockHTTPClient()
         Container.httpClient.register { http }

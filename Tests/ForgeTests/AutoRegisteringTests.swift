@@ -21,6 +21,8 @@ extension Container: AutoRegistering {
         // A resolution inside registerAllServices() must not wait for itself.
         precondition(untouched() == "declared")
         AutoRegistrationProbe.inside.value?()
+        strictSinks.contribute { "app's" }
+        strictSafeSinks.contribute { "app's" }
     }
 }
 

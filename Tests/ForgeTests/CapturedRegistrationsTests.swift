@@ -28,7 +28,7 @@ extension Container {
     fileprivate static let asyncStorage = AsyncFactory(scope: .singleton) { Storage("live") }
     fileprivate static let escapingStorage = Factory(scope: .singleton) { Storage("live") }
     fileprivate static let escapingMainActorStorage = MainActorFactory(scope: .singleton) { Storage("live") }
-    fileprivate static let disposable = Factory(scope: .cached) { Storage("cached") }.onDispose { _ in
+    fileprivate static let disposable = Factory(scope: .cached) { Storage("cached") }.liveInTests.onDispose { _ in
         disposed.increment()
     }
     fileprivate static let processOnly = Factory(scope: .singleton) { () -> Storage in
@@ -37,7 +37,7 @@ extension Container {
     }
 }
 
-@Suite(.isolatedRegistrations) struct CapturedRegistrationsTests {
+@Suite(.isolatedRegistrations(.strict)) struct CapturedRegistrationsTests {
     /// The port's table: where a test's mock reaches by itself, and where it reaches once the work is carried.
     @Test func everyKindOfWorkSeesTheMockOnceItCarriesTheWorld() async {
         Container.capturedStorage.register { Storage("mock") }

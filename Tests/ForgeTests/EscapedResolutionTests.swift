@@ -97,7 +97,7 @@ private final class LazyUser: @unchecked Sendable {
         let test = try #require(Test.current)
         try await withKnownIssue("Expected: this test checks that the trait records an escaped resolution as its issue")
         {
-            try await IsolatedRegistrationsTrait.isolatedRegistrations.provideScope(
+            try await IsolatedRegistrationsTrait.isolatedRegistrations(.strict).provideScope(
                 for: test, testCase: Test.Case.current
             ) {
                 Container.escapeTrait.register { Endpoint("mock") }
@@ -116,8 +116,9 @@ private final class LazyUser: @unchecked Sendable {
         let test = try #require(Test.current)
         let processWorld = Container.Registrations.capture()
         // Through the trait, which tells Forge what a test's own task tree is; an issue it recorded would fail this.
-        try await IsolatedRegistrationsTrait.isolatedRegistrations.provideScope(for: test, testCase: Test.Case.current)
-        {
+        try await IsolatedRegistrationsTrait.isolatedRegistrations(.strict).provideScope(
+            for: test, testCase: Test.Case.current
+        ) {
             Container.escapeDeliberate.register { Endpoint("mock") }
             #expect(processWorld.run { Container.escapeDeliberate().name } == "live")
         }

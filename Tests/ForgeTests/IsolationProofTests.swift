@@ -5,14 +5,14 @@ import ForgeTesting
 import Testing
 
 extension Container {
-    static let proofAPI = Factory<Greeting> { Hello() }
+    static let proofAPI = Factory<Greeting> { Hello() }.liveInTests
     /// Overridden by one test only: the others' overrides of `proofAPI` would all see its escape.
     static let proofDetached = Factory<Greeting> { Hello() }
-    static let proofSingleton = Factory<Greeting>(scope: .singleton) { Hello() }
-    static let proofCached = Factory<Greeting>(scope: .cached) { Hello() }
-    static let proofSession = Factory<Greeting>(scope: .session) { Hello() }
+    static let proofSingleton = Factory<Greeting>(scope: .singleton) { Hello() }.liveInTests
+    static let proofCached = Factory<Greeting>(scope: .cached) { Hello() }.liveInTests
+    static let proofSession = Factory<Greeting>(scope: .session) { Hello() }.liveInTests
     // In the session scope, as the session instance it holds: a cached one would hold it captive.
-    static let proofComposite = Factory(scope: .session) { [proofAPI(), proofSingleton(), proofSession()] }
+    static let proofComposite = Factory(scope: .session) { [proofAPI(), proofSingleton(), proofSession()] }.liveInTests
 }
 
 /// What one resolution saw, in a form that can cross task boundaries.
@@ -27,7 +27,7 @@ private struct Seen: Sendable, Equatable {
     }
 }
 
-@Suite(.isolatedRegistrations) struct IsolationProofTests {
+@Suite(.isolatedRegistrations(.strict)) struct IsolationProofTests {
     @Test(arguments: 0..<128)
     func eachTestSeesOnlyItsOwnInstances(n: Int) async {
         let mine = "test \(n)"
@@ -64,7 +64,7 @@ private struct Seen: Sendable, Equatable {
         #expect(problems.map(\.kind) == ifEscapesAreReported([.escapedResolution]))
     }
 
-    @Test(.isolatedRegistrations { Container.proofAPI.register { MockGreeting("from the trait") } })
+    @Test(.isolatedRegistrations(.strict) { Container.proofAPI.register { MockGreeting("from the trait") } })
     func theTraitRegistersBeforeTheTest() {
         #expect(Container.proofAPI().text == "from the trait")
     }

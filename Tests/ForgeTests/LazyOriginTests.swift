@@ -17,11 +17,11 @@ private let lateStoresDisposed = Counter()
 
 extension Container {
     fileprivate static let lazyStore = Factory(scope: .singleton) { Store("live") }
-    fileprivate static let lazySession = Factory(scope: .cached) { Store("session") }
-    fileprivate static let lazyHolder = Factory(scope: .singleton) { SessionUser() }
-    fileprivate static let lazyUniqueHolder = Factory { SessionUser() }
-    fileprivate static let lazyGraphStore = Factory(scope: .graph) { Store("graph") }
-    fileprivate static let lazyCachedHolder = Factory(scope: .cached) { CachedUser() }
+    fileprivate static let lazySession = Factory(scope: .cached) { Store("session") }.liveInTests
+    fileprivate static let lazyHolder = Factory(scope: .singleton) { SessionUser() }.liveInTests
+    fileprivate static let lazyUniqueHolder = Factory { SessionUser() }.liveInTests
+    fileprivate static let lazyGraphStore = Factory(scope: .graph) { Store("graph") }.liveInTests
+    fileprivate static let lazyCachedHolder = Factory(scope: .cached) { CachedUser() }.liveInTests
     fileprivate static let lateStore = Factory(scope: .singleton) { () -> Store in
         lateStoresMade.increment()
         return Store("live")
@@ -48,7 +48,7 @@ private final class CachedUser: Sendable {
     let sameScope = LazyDependency(Container.lazySession)
 }
 
-@Suite(.isolatedRegistrations) struct LazyOriginTests {
+@Suite(.isolatedRegistrations(.strict)) struct LazyOriginTests {
     @Test("A lazy property of an owner made in the test resolves the test's mock, read first from detached work")
     func readFirstFromDetachedWork() async {
         Container.lazyStore.register { Store("mock") }

@@ -11,8 +11,8 @@ import Testing
 }
 
 extension Container {
-    fileprivate static let coordinator = MainActorFactory(scope: .singleton) { Coordinator("live") }
-    fileprivate static let settings = MainActorFactory { Coordinator("settings") }
+    fileprivate static let coordinator = MainActorFactory(scope: .singleton) { Coordinator("live") }.liveInTests
+    fileprivate static let settings = MainActorFactory { Coordinator("settings") }.liveInTests
 }
 
 @MainActor private final class ProfileScreen {
@@ -21,7 +21,7 @@ extension Container {
     @WeakLazyInjected(Container.coordinator) var weakCoordinator
 }
 
-@Suite(.isolatedRegistrations) @MainActor struct MainActorWrapperTests {
+@Suite(.isolatedRegistrations(.strict)) @MainActor struct MainActorWrapperTests {
     @Test func theWrappersResolveMainActorFactories() {
         Container.coordinator.register { Coordinator("mock") }
         let screen = ProfileScreen()

@@ -139,14 +139,15 @@ func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
 }
 
-/// Runs `body` in an isolated world whose problems (escaped resolutions, captive dependencies) are collected instead
-/// of recorded as issues of the test; returns what `body` returns, and the problems, once the body has returned.
+/// Runs `body` in an isolated world whose problems (escaped resolutions, captive dependencies, live closures in a
+/// `strict` world) are collected instead of recorded as issues of the test; returns what `body` returns, and the
+/// problems, once the body has returned.
 func collectingProblems<R>(
-    named name: String = "collecting", _ body: () async throws -> R
+    named name: String = "collecting", strict: Bool? = nil, _ body: () async throws -> R
 ) async rethrows -> (R, [ResolutionError]) {
     let problems = Locked<[ResolutionError]>([])
     let result = try await Container.Registrations.isolated(
-        named: name, fileID: #fileID, line: #line,
+        named: name, fileID: #fileID, line: #line, strict: strict,
         reportingProblems: { problem in problems.mutate { $0.append(problem) } }, body)
     return (result, problems.value)
 }

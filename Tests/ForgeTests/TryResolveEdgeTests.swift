@@ -32,10 +32,10 @@ extension Container {
     fileprivate static let tcInner = Factory { Thing() }
     fileprivate static let tcOuter = Factory { Holder(try? tcInner.tryResolve()) }
     fileprivate static let tcExpiring = Factory(scope: .cached) { Holder(tcPromised()) }.timeToLive(150)
-    fileprivate static let tcSession = Factory(scope: .continuationSession) { Session() }
+    fileprivate static let tcSession = Factory(scope: .continuationSession) { Session() }.liveInTests
     fileprivate static let tcKeeperPlain = Factory(scope: .singleton) { Keeper(tcSession()) }
     fileprivate static let tcKeeperTrying = Factory(scope: .singleton) { Keeper(try? tcSession.tryResolve()) }
-    fileprivate static let tcRepository = Factory(scope: .cached) { Keeper(tcSession()) }
+    fileprivate static let tcRepository = Factory(scope: .cached) { Keeper(tcSession()) }.liveInTests
     fileprivate static let tcKept = Factory(scope: .singleton) { Thing() }
     fileprivate static let tcKeeperOfKeptSession = Factory(scope: .singleton) { Keeper(try? tcSession.tryResolve()) }
     fileprivate static let tcRecordsAGraph = Factory {
@@ -121,7 +121,7 @@ extension Container {
 
     @Test(
         "Under the trait, a captive dependency met beneath tryResolve() fails the test that called it",
-        .isolatedRegistrations,
+        .isolatedRegistrations(.strict),
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
     func captiveBeneathTryResolveIsTheTestsIssue() throws {
         try withKnownIssue("Expected: this test checks that the trait records the captive dependency as its issue") {
@@ -133,7 +133,7 @@ extension Container {
 
     @Test(
         "Under the trait, a captive dependency met by prewarm fails the test that awaited it",
-        .isolatedRegistrations,
+        .isolatedRegistrations(.strict),
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
     func captiveMetByPrewarmIsTheTestsIssue() async {
         await withKnownIssue("Expected: this test checks that the trait records the captive dependency as its issue") {

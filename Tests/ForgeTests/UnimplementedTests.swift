@@ -25,7 +25,7 @@ private struct MovieClient: Sendable {
 }
 
 extension Container {
-    fileprivate static let movies = Factory { MovieClient.testValue }
+    fileprivate static let movies = Factory { MovieClient.testValue }.liveInTests
 }
 
 @Suite struct UnimplementedTests {
@@ -76,7 +76,7 @@ extension Container {
         let test = try #require(Test.current)
         try await withKnownIssue("Expected: this test checks that the trait records an unimplemented call as its issue")
         {
-            try await IsolatedRegistrationsTrait.isolatedRegistrations.provideScope(
+            try await IsolatedRegistrationsTrait.isolatedRegistrations(.strict).provideScope(
                 for: test, testCase: Test.Case.current
             ) {
                 let registrations = Container.Registrations.capture()

@@ -15,8 +15,8 @@ private final class TraitRepository: Sendable {
 }
 
 extension Container {
-    fileprivate static let traitClient = Factory(scope: .traitSession) { TraitClient() }
-    fileprivate static let traitRepository = Factory(scope: .cached) { TraitRepository(traitClient()) }
+    fileprivate static let traitClient = Factory(scope: .traitSession) { TraitClient() }.liveInTests
+    fileprivate static let traitRepository = Factory(scope: .cached) { TraitRepository(traitClient()) }.liveInTests
     fileprivate static let selfMade: Factory<TraitRepository> = Factory(scope: .cached) {
         TraitRepository(selfMade().client)
     }
@@ -25,7 +25,7 @@ extension Container {
 @Suite struct WiringProblemsInTestsTests {
     @Test(
         "Under the trait, a captive dependency is an issue of the test, with Forge's message naming the test",
-        .isolatedRegistrations,
+        .isolatedRegistrations(.strict),
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
     func aCaptiveDependencyIsAnIssue() {
         let test = Test.current?.sourceLocation

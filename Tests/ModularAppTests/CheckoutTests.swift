@@ -19,7 +19,7 @@ final class PlainFormatter: PriceFormatter {
     func format(cents: Int) -> String { "\(cents)c" }
 }
 
-@Suite(.isolatedRegistrations) struct CheckoutTests {
+@Suite(.isolatedRegistrations(.strict)) struct CheckoutTests {
     @Test func totalsAndOrdersThroughTheMocks() {
         nonisolated(unsafe) let http = MockHTTPClient()  // the test owns it; see "Concurrency" in the README
         Container.httpClient.register { http }

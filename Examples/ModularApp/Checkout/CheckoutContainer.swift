@@ -4,11 +4,13 @@ import ModularNetworking
 
 /// The checkout feature's dependencies.
 public final class CheckoutContainer: SharedContainer {
-    /// Prices from the backend, fetched once per run.
-    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }
+    /// Prices from the backend, fetched once per run. Its closure only makes a `RemotePriceList`, which reads through
+    /// the HTTP client's factory: safe to run in tests (`liveInTests`), where the client is what a test mocks.
+    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }.liveInTests
     /// How the app shows an amount: the app decides (see its `registerCheckout()`).
     public static let priceFormatter = Factory<PriceFormatter>.promised()
-    public static let viewModel = Factory { CheckoutViewModel() }
+    /// The screen's model: it only resolves the factories above, so it runs as it is in tests (`liveInTests`).
+    public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
 
     /// Checkout's part of the wiring: its own analytics sink. The app calls it from `registerAllServices()`.
     public static func registerCheckoutModule() {

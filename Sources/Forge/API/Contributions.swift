@@ -27,14 +27,24 @@
 /// - **reset().** ``reset()`` empties the list in the current world, so a test can start from none and contribute
 ///   what it needs; `Registrations.reset()` returns it to the baseline.
 public struct Contributions<Element>: Sendable {
-    /// A unique factory of `[Element]`, whose registration in each world is that world's list.
+    /// A unique factory of `[Element]`, whose registration in each world is that world's list. It only resolves the
+    /// contributions, each checked in turn, so a strict test never reports the list itself.
     let box: FactoryBox
+    /// Whether the contributions the app makes are safe to run in a strict test (``liveInTests``).
+    let appContributionsAreLiveInTests: Bool
 
     /// Declares an empty list. Declare it as a `static let` in an extension of `Container`.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        box = FactoryBox(
+        let list = FactoryBox(
             declaring: "Contributions", parameterType: Void.self, valueType: [Element].self, scope: nil, fileID: fileID,
             line: line, closure: .of { [Element]() })
+        box = list.markedLiveInTests
+        appContributionsAreLiveInTests = false
+    }
+
+    init(box: FactoryBox, appContributionsAreLiveInTests: Bool) {
+        self.box = box
+        self.appContributionsAreLiveInTests = appContributionsAreLiveInTests
     }
 
     /// Adds what `make` makes to the list, after every contribution before it, in the current world: a contribution
@@ -50,10 +60,13 @@ public struct Contributions<Element>: Sendable {
         scope: SharedContainer.Scope? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         _ make: @escaping @Sendable () -> Element
     ) {
-        let contribution = FactoryBox(
+        let world = World.current
+        let declared = FactoryBox(
             declaring: "Contribution", parameterType: Void.self, valueType: Element.self, scope: scope, fileID: fileID,
             line: line, closure: .of(make))
-        World.current.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in
+        // One a test makes in its world is the test's: a strict test reports only the app's, unless they are marked.
+        let contribution = appContributionsAreLiveInTests || !world.isGlobal ? declared.markedLiveInTests : declared
+        world.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in
             Self.list((current?.contributions ?? []) + [contribution])
         }
     }

@@ -30,10 +30,15 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// Code called a stand-in made by `unimplemented` (``factory`` is the endpoint's name): a test did not stub
         /// an endpoint that the code under test uses.
         case unimplemented
+        /// The factory ran a live closure in a strict test's world (ForgeTesting's `.isolatedRegistrations(.strict)`,
+        /// a strict `IsolatedTestCase`): its own closure, a context's other than `onTest`'s, or the app's baseline
+        /// registration, which neither the test nor an `onTest` closure overrode, and which is not marked
+        /// `liveInTests` (``Factory/liveInTests``). The test got the live instance.
+        case liveInStrictTest
     }
 
     /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, a captive dependency, an
-    /// escaped resolution, or a call of an unimplemented endpoint.
+    /// escaped resolution, a call of an unimplemented endpoint, or a live closure run in a strict test.
     public let kind: Kind
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`; for an
     /// unimplemented endpoint, the endpoint's name, e.g. `APIClient.fetch`.

@@ -90,6 +90,7 @@ extension FactoryBox {
     {
         TaskResolutionState.checkCycle(self, with: parameter)
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
+        if slot.reportsLiveClosures { reportIfLive(registration, in: world) }
         let make = registration?.make ?? closureForCurrentContext()
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }

@@ -73,7 +73,7 @@
 ///
 /// Its identity is the factory's identity. Everything that registrations and scopes change lives in a slot of the
 /// current ``World``: in the process's world, the box itself (Slot.swift); in an isolated world, a box made from
-/// the same definition for that world (``newSlot(registration:)``), whose identity is not the factory's. Keeping
+/// the same definition for that world (``newSlot(registration:strict:)``), whose identity is not the factory's. Keeping
 /// the process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
 ///
 /// Nothing in it is generic, so it is compiled once, in Forge: a call site is specialized only for a temporary of
@@ -106,6 +106,9 @@ final class FactoryBox: @unchecked Sendable {
     let definition: FactoryDefinition
     /// Whether a context (`onTest`, `onArg` and the others) may replace the factory's own closure.
     let hasContexts: Bool
+    /// Whether a closure that runs live here is reported (``reportIfLive(_:in:)``): a slot of a strict test's world,
+    /// for a factory not marked `liveInTests`, and its parameter values' cells. Never the process's slot, the box.
+    let reportsLiveClosures: Bool
     let scope: SharedContainer.Scope
     let kind: SharedContainer.Scope.Kind
 
@@ -130,6 +133,7 @@ final class FactoryBox: @unchecked Sendable {
         if case .sync(let make)? = closure { plainClosure = make } else { plainClosure = nil }
         self.state = SlotState(registration: nil, dispose: nil)
         self.hasContexts = false
+        self.reportsLiveClosures = false
         self.scope = scope
         self.kind = kind
         self.definition = FactoryDefinition(
@@ -145,6 +149,7 @@ final class FactoryBox: @unchecked Sendable {
     init(_ definition: consuming FactoryDefinition) {
         let hasContexts = definition.contexts.count != 0
         self.hasContexts = hasContexts
+        self.reportsLiveClosures = false
         if !hasContexts && definition.afterMake == nil, case .sync(let make)? = definition.closure {
             plainClosure = make
         } else {
@@ -159,11 +164,13 @@ final class FactoryBox: @unchecked Sendable {
         self.definition = definition
     }
 
-    /// A slot of `factory`, for an isolated world or a parameter value's cell, starting with `registration`.
+    /// A slot of `factory`, for an isolated world or a parameter value's cell, starting with `registration`; one that
+    /// reports a closure run live in it when `reportsLiveClosures` says so, else as `factory` does.
     /// Everything but the state is copied, not worked out again: a slot is made under a lock.
-    init(slotOf factory: FactoryBox, registration: Registration?) {
+    init(slotOf factory: FactoryBox, registration: Registration?, reportsLiveClosures: Bool? = nil) {
         self.definition = factory.definition
         self.hasContexts = factory.hasContexts
+        self.reportsLiveClosures = reportsLiveClosures ?? factory.reportsLiveClosures
         self.plainClosure = factory.plainClosure
         self.scope = factory.scope
         self.kind = factory.kind
@@ -193,9 +200,11 @@ final class FactoryBox: @unchecked Sendable {
         World.current.register(Registration(make), for: self, asBaseline: AutoRegistration.isRunningOnThisThread)
     }
 
-    /// A new slot for an isolated world, starting with `registration` or none.
-    func newSlot(registration: Registration?) -> FactoryBox {
-        FactoryBox(slotOf: self, registration: registration)
+    /// A new slot for an isolated world, starting with `registration` or none; a strict test's world's (`strict`)
+    /// reports the closures that run live in it, unless the factory is marked `liveInTests`.
+    func newSlot(registration: Registration?, strict: Bool) -> FactoryBox {
+        FactoryBox(
+            slotOf: self, registration: registration, reportsLiveClosures: strict && !definition.isLiveInTests)
     }
 
     // MARK: Resolution

@@ -38,6 +38,10 @@ struct FactoryDefinition {
     /// For an async factory: whether a cancelled caller stops waiting for a creation and throws (the throwing form),
     /// or waits on.
     var throwsOnCancellation: Bool
+    /// Whether the factory's own closure, its contexts' and the app's baseline registration may run in a strict
+    /// test's world without being reported (`liveInTests`): a formatter, a pure value, a factory that only composes
+    /// others.
+    var isLiveInTests = false
 
     /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
     var declaration: String {

@@ -3,9 +3,10 @@
 /// One factory's registration, scoped instance and creation in one ``World``, under one lock: a slot.
 ///
 /// A box is its factory's slot in the process's world; an isolated world makes its own, on first use
-/// (``newSlot(registration:)``). A hit locks the slot to read, copies the instance out and unlocks. A miss claims
-/// the creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the world
-/// (``World/publish(_:listedAs:in:startedAt:store:)``), which caches the instance only if nothing changed meanwhile.
+/// (``newSlot(registration:strict:)``). A hit locks the slot to read, copies the instance out and unlocks. A miss
+/// claims the creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the
+/// world (``World/publish(_:listedAs:in:startedAt:store:)``), which caches the instance only if nothing changed
+/// meanwhile.
 extension FactoryBox: StateLock {
     /// Runs `body` with the slot's state, holding its lock.
     func withLock<R>(_ body: (inout SlotState) throws -> R) rethrows -> R {

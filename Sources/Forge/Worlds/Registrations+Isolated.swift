@@ -60,28 +60,33 @@ extension SharedContainer.Registrations {
     /// `IsolatedTestCase`): a wiring problem met in the world that does not stop the process (a captive dependency,
     /// while ``SharedContainer/Diagnostics/captiveDependencies`` is `.warn`) goes to `problems`, to be recorded as
     /// a failure of the test, instead of a printed warning. Nested worlds inherit it.
+    ///
+    /// A `strict` world (`true`) also hands `problems` every factory whose live closure runs in it, once per factory:
+    /// its own closure, a context's other than `onTest`, or the app's baseline registration, unless it is marked
+    /// `liveInTests` (``ResolutionError/Kind/liveInStrictTest``). `false` says the world is lenient; `nil`, that it is
+    /// as strict as the world it is nested in (lenient at the top).
     @_spi(ForgeTesting)
     public static func isolated<R>(
-        named name: String, fileID: String, line: Int,
+        named name: String, fileID: String, line: Int, strict: Bool? = nil,
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void, _ body: () throws -> R
     ) rethrows -> R {
         let world = World.makeIsolated(
             named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems,
-            watchingForEscapes: true)
+            watchingForEscapes: true, strict: strict)
         defer { world.endWatching() }
         return try World.$isolated.withValue(world, operation: body)
     }
 
-    /// The async form of ``isolated(named:fileID:line:reportingProblems:_:)``.
+    /// The async form of ``isolated(named:fileID:line:strict:reportingProblems:_:)``.
     @_spi(ForgeTesting)
     public static func isolated<R>(
-        named name: String, fileID: String, line: Int,
+        named name: String, fileID: String, line: Int, strict: Bool? = nil,
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
         let world = World.makeIsolated(
             named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems,
-            watchingForEscapes: true)
+            watchingForEscapes: true, strict: strict)
         defer { world.endWatching() }
         return try await World.$isolated.withValue(world, operation: body)
     }
@@ -92,11 +97,12 @@ extension World {
     /// `problemHandler`, or the enclosing world's. With `fromRegistrationsInForce` (for `verify`), it starts from the
     /// registrations in force in the current world, even the process's, rather than from its baseline. With
     /// `watchingForEscapes` (for `Registrations.isolated`), resolutions in the process's world that bypass its
-    /// overrides are escapes (``EscapedResolutions``) until ``endWatching()``.
+    /// overrides are escapes (``EscapedResolutions``) until ``endWatching()``. It is `strict` (a factory's live closure
+    /// run in it is a problem), or as strict as the current world when `strict` is `nil`.
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
         problemHandler: (@Sendable (ResolutionError) -> Void)? = nil, fromRegistrationsInForce: Bool = false,
-        watchingForEscapes: Bool = false
+        watchingForEscapes: Bool = false, strict: Bool? = nil
     ) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
         let description =
@@ -107,6 +113,7 @@ extension World {
         return World(
             isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
-            problemHandler: problemHandler ?? enclosing.problemHandler, watchingForEscapes: watchingForEscapes)
+            problemHandler: problemHandler ?? enclosing.problemHandler, watchingForEscapes: watchingForEscapes,
+            strict: strict ?? enclosing.isStrict)
     }
 }

@@ -44,6 +44,10 @@ final class World: Sendable {
     /// Where a wiring problem that does not stop the process goes instead of a printed warning: a test failure, for
     /// a world that ForgeTesting made for a test. Nested worlds inherit it.
     let problemHandler: (@Sendable (ResolutionError) -> Void)?
+    /// Whether a factory's live closure that runs here is a problem for ``problemHandler``
+    /// (``FactoryBox/reportIfLive(_:in:)``): a strict test's world, and the worlds nested in it unless they say
+    /// otherwise.
+    let isStrict: Bool
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
 
@@ -91,6 +95,8 @@ final class World: Sendable {
         var escapes: [ObjectIdentifier: Escape] = [:]
         /// Problems met while watching outside the test's own task tree, for the problem handler (``report(_:)``).
         var pending: [ResolutionError] = []
+        /// The factories whose live closure ran in this strict world and was reported, so that each is reported once.
+        var reportedLive: Set<ObjectIdentifier> = []
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
@@ -102,12 +108,13 @@ final class World: Sendable {
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
         description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil,
-        watchingForEscapes: Bool = false
+        watchingForEscapes: Bool = false, strict: Bool = false
     ) {
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description
         self.problemHandler = problemHandler
+        self.isStrict = strict
         // The process's world is held across fork(), so that a child gets its tables whole.
         self.state =
             isGlobal
@@ -178,7 +185,7 @@ final class World: Sendable {
         let id = ObjectIdentifier(box)
         if let entry = state.slots[id] { return entry.slot }
         let registration = state.initial[id]?.registration
-        let slot = box.newSlot(registration: registration)
+        let slot = box.newSlot(registration: registration, strict: isStrict)
         state.slots[id] = (box, slot)
         state.unretainedSlots[id] = Unmanaged.passUnretained(slot)
         if let registration {
@@ -503,6 +510,11 @@ extension World {
     /// The registration `box` has in the process's baseline (what `registerAllServices()` registered), if any.
     func baselineRegistration(for box: FactoryBox) -> Registration? {
         state.reading { $0.baseline[ObjectIdentifier(box)]?.registration }
+    }
+
+    /// Whether `box`'s live closure, run in this strict world, is yet to be reported: true once per factory.
+    func isFirstLiveRun(of box: FactoryBox) -> Bool {
+        state.withLock { $0.reportedLive.insert(ObjectIdentifier(box)).inserted }
     }
 
     /// Whether ``end()`` ran: a world that a failing `verify` ended lives on, its scopes emptied.
