@@ -21,5 +21,5 @@ public final class CheckoutContainer: SharedContainer {
 public final class CheckoutViewModel {
     @Injected(CheckoutContainer.priceList) private var prices
     @Injected(CheckoutContainer.priceFormatter) private var formatter
-    @LazyInjected(Container.httpClient) private var http  // only an order needs it
+    @LazyInjected(Container.httpClient) private var http     // only an order needs it
 }

@@ -9,6 +9,10 @@ import Testing
 /// tests sharing the process's world would see each other's sessions, and other suites' resets would reach them.
 /// `Registrations.isolated` gives each test its own registrations and scope caches, so the tests run in parallel
 /// and every test starts logged out, with instance numbers back at #1.
+///
+/// These are the demo's end-to-end tests: they run its live wiring (the session's API client, the catalog) on
+/// purpose, so their worlds are lenient, as `Registrations.isolated`'s are. A feature's own tests, which mock what
+/// the feature reaches, are strict (`.isolatedRegistrations(.strict)`, as in Tests/ModularAppTests).
 private func withApp(_ body: (DemoApp, RecordingLogger) throws -> Void) rethrows {
     try Container.Registrations.isolated {
         let logger = RecordingLogger(id: "logger#test")

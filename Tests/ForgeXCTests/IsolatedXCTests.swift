@@ -4,6 +4,8 @@ import ForgeTesting
 import XCTest
 
 final class IsolatedXCTests: IsolatedTestCase {
+    override var isStrict: Bool { true }
+
     override func setUp() {
         super.setUp()
         Container.payments.register { MockPayments() }
@@ -59,12 +61,13 @@ private final class XCRepository: Sendable {
 }
 
 extension Container {
-    fileprivate static let xcClient = Factory(scope: .xcSession) { XCClient() }
-    fileprivate static let xcRepository = Factory(scope: .cached) { XCRepository(xcClient()) }
+    fileprivate static let xcClient = Factory(scope: .xcSession) { XCClient() }.liveInTests
+    fileprivate static let xcRepository = Factory(scope: .cached) { XCRepository(xcClient()) }.liveInTests
 }
 
 /// Under IsolatedTestCase, a captive dependency fails the test: the failure is caught here, to check it.
 final class CaptiveDependencyXCTests: IsolatedTestCase {
+    override var isStrict: Bool { true }
     private var captiveFailures: [String] = []
 
     override func recordFailure(

@@ -35,7 +35,8 @@
 // 2. It notes the world's epoch, which every `register`, `reset`, `pop()` and scope reset advances.
 // 3. `runClosure` reads the registration under the slot's lock, then runs it (or a context's closure, or the
 //    factory's own) with no lock held, tracking depth and the cycle chain for this thread
-//    (`ThreadResolutionState`, `CycleDetection`).
+//    (`ThreadResolutionState`, `CycleDetection`). In a strict test's world, a live closure is reported first
+//    (`reportIfLive`, LiveClosuresInTests.swift).
 // 4. `World.publish` takes the world's lock, then the slot's: if the epoch has not moved, it caches the
 //    instance and lists the slot under its scope; either way it ends the claim. Parked threads are woken after
 //    the locks are released.

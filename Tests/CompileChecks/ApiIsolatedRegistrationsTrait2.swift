@@ -1,0 +1,26 @@
+// swift-version: 6
+// expect: clean
+// IsolatedRegistrationsTrait's sample of a strict suite in its doc comment: the imports and the types it uses first,
+// then the sample verbatim.
+import Forge
+import ForgeTesting
+import Testing
+
+protocol PaymentService { func pay() -> String }
+final class LivePayments: PaymentService { func pay() -> String { "live" } }
+final class MockPayments: PaymentService { func pay() -> String { "mock" } }
+extension Container {
+    static let payments = Factory<PaymentService>(scope: .singleton) { LivePayments() }
+}
+struct Checkout {
+    func pay() -> String { Container.payments().pay() }
+}
+
+// The sample of Sources/ForgeTesting/IsolatedRegistrationsTrait.swift, from here to the end.
+@Suite(.isolatedRegistrations(.strict))
+struct CheckoutTests {
+    @Test func paysWithTheMock() {
+        Container.payments.register { MockPayments() }
+        #expect(Checkout().pay() == "mock")   // an issue if Checkout resolves another live service
+    }
+}

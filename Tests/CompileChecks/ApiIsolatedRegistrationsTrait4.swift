@@ -1,0 +1,20 @@
+// swift-version: 6
+// expect: clean
+// The sample of isolatedRegistrations(_:_:) in its doc comment.
+import Forge
+import ForgeTesting
+import Testing
+
+protocol PaymentService { func pay() -> String }
+final class LivePayments: PaymentService { func pay() -> String { "live" } }
+final class MockPayments: PaymentService { func pay() -> String { "mock" } }
+extension Container {
+    static let payments = Factory<PaymentService>(scope: .singleton) { LivePayments() }
+}
+struct Checkout {
+    func pay() -> String { Container.payments().pay() }
+}
+
+// The sample of Sources/ForgeTesting/IsolatedRegistrationsTrait.swift, from here to the end.
+@Test(.isolatedRegistrations(.strict) { Container.payments.register { MockPayments() } })
+func pays() { #expect(Checkout().pay() == "mock") }

@@ -1,0 +1,11 @@
+// swift-version: 6
+// expect: clean
+// IsolatedTestCase.isStrict's sample in its doc comment, after the imports.
+import Forge
+import ForgeTesting
+import XCTest
+
+// The sample of Sources/ForgeTesting/IsolatedTestCase.swift, from here to the end.
+class StrictTestCase: IsolatedTestCase {
+    override var isStrict: Bool { true }   // every test case of the project derives from this one
+}
