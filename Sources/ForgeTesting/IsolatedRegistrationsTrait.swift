@@ -22,9 +22,10 @@ import Testing
 /// ```
 ///
 /// A strict test (`.isolatedRegistrations(.strict)`) is also told of every mock it forgot: a factory whose live
-/// closure runs in the test's world is an issue of that test, once per factory, naming the factory, where it is
-/// declared and how to override it. Live means the factory's own closure, a context's other than `onTest`'s, or the
-/// registration the app made in `registerAllServices()`, when neither the test nor an `onTest` closure overrode it.
+/// closure runs in the test's world is an issue of that test, once per factory and test, naming the factory, where it
+/// is declared and how to override it. Live means the factory's own closure, a context's other than `onTest`'s, or
+/// the registration the app made in `registerAllServices()`, when neither the test nor an `onTest` closure overrode
+/// it.
 /// The code under test still gets the live instance, so the test runs on and the suite finishes. A factory that is
 /// safe to run live (a formatter, a pure value, a view model that only resolves others) says so where it is
 /// declared, with `.liveInTests`.

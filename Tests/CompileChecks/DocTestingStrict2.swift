@@ -7,6 +7,7 @@ final class PriceFormatter: Sendable {}
 final class CheckoutViewModel: Sendable {}
 struct APIClient: Sendable {
     var fetch: @Sendable () -> [String]
+    static let live = APIClient(fetch: { ["from the network"] })
     static let testValue = APIClient(fetch: unimplemented("APIClient.fetch", placeholder: []))
 }
 
@@ -14,5 +15,5 @@ struct APIClient: Sendable {
 extension Container {
     static let formatter = Factory { PriceFormatter() }.liveInTests
     static let checkout = Factory { CheckoutViewModel() }.liveInTests
-    static let api = Factory<APIClient>.promised(scope: .singleton).onTest { .testValue }   // the test's
+    static let api = Factory<APIClient>(scope: .singleton) { .live }.onTest { .testValue }   // the test's
 }

@@ -169,19 +169,84 @@ extension Container {
 
     @Test("A nested world says its own mode; without one it keeps the enclosing world's")
     func nestedModes() async {
-        let (_, lenientInStrict) = await collectingProblems(named: "outer", strict: true) {
-            _ = await collectingProblems(named: "inner", strict: false) { Container.strictForgotten() }
+        let (lenientInStrict, _) = await collectingProblems(named: "outer", strict: true) {
+            await collectingProblems(named: "inner", strict: false) { Container.strictForgotten() }.1
         }
-        #expect(lenientInStrict.isEmpty)
-        // The inner world's problems go to its own handler: it inherits the strictness.
-        let (inner, _) = await collectingProblems(named: "outer", strict: true) {
+        #expect(lenientInStrict.isEmpty, "\(lenientInStrict)")
+        let (inheriting, _) = await collectingProblems(named: "outer", strict: true) {
             await collectingProblems(named: "inner") { Container.strictForgotten() }.1
         }
-        #expect(inner.map(\.kind) == [.liveInStrictTest])
-        let (_, strictInLenient) = await collectingProblems(named: "outer", strict: false) {
+        #expect(inheriting.map(\.kind) == [.liveInStrictTest])
+        let (strictInLenient, _) = await collectingProblems(named: "outer", strict: false) {
             await collectingProblems(named: "inner", strict: true) { Container.strictForgotten() }.1
         }
-        #expect(strictInLenient.isEmpty)
+        #expect(strictInLenient.map(\.kind) == [.liveInStrictTest])
+    }
+
+    @Test("Once per factory and test: nested worlds that report to the test share what was reported")
+    func oncePerTest() async {
+        let (_, problems) = await collectingProblems(strict: true) {
+            _ = Container.strictForgotten()
+            Container.Registrations.isolated { _ = Container.strictForgotten() }
+            await Container.Registrations.isolated {
+                await Task.yield()
+                _ = Container.strictForgotten()
+            }
+        }
+        #expect(problems.count == 1, "\(problems)")
+    }
+
+    @Test("Each message gives the remedy that applies: what comes before onTest cannot be fixed with onTest")
+    func remedies() async {
+        let (_, problems) = await collectingProblems(strict: true) {
+            _ = Container.autoRegistered()
+            _ = Container.strictSinks()
+            Container.Registrations.isolated(runContext: .init(arguments: ["app", "--strict-demo"])) {
+                _ = Container.strictOnArg()
+            }
+            _ = Container.strictScreen()
+        }
+        let byFactory = Dictionary(problems.map { ($0.factory, $0.description) }) { first, _ in first }
+        let baseline = byFactory["Factory<String> (ForgeTests/AutoRegisteringTests.swift:13)"] ?? ""
+        #expect(baseline.contains("(an onTest closure would not apply: a registration comes first)"), "\(baseline)")
+        #expect(!baseline.contains(".onTest {"))
+        let contribution = byFactory["Contribution<String> (ForgeTests/AutoRegisteringTests.swift:24)"] ?? ""
+        #expect(contribution.contains("ran the contribution the app made to its list"), "\(contribution)")
+        #expect(contribution.contains("with reset() on the list"))
+        let onArg = byFactory[Container.strictOnArg.box.declaration] ?? ""
+        #expect(onArg.contains("a launch argument's comes first"), "\(onArg)")
+        let dependency = byFactory[Container.strictScreenDependency.box.declaration] ?? ""
+        #expect(
+            dependency.contains(
+                "It was resolved through:\n    \(Container.strictScreen.box.declaration)\n -> "
+                    + Container.strictScreenDependency.box.declaration) == CycleDetection.isOn,
+            "\(dependency)")
+    }
+
+    @Test("Work the test left running that meets a live closure after the test returned is no issue of it: a warning")
+    func afterTheTestReturned() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let (gate, release) = AsyncStream<Void>.makeStream()
+            let handled = Counter()
+            let count: @Sendable (ResolutionError) -> Void = { _ in handled.increment() }
+            let task = Container.Registrations.isolated(
+                named: "returned", fileID: #fileID, line: #line, strict: true, reportingProblems: count
+            ) {
+                Task {  // inherits the world, and outlives the body
+                    for await _ in gate {}
+                    return Container.strictForgotten().name
+                }
+            }
+            release.finish()
+            let name = await task.value
+            precondition(name == "live")
+            precondition(handled.value == 0, "a problem reached the test after it returned")
+        }
+        #if DEBUG
+            #expect(
+                standardError(result).contains("Forge warning: live closure in a strict test. Factory<LiveService>"),
+                "\(standardError(result))")
+        #endif
     }
 
     @Test("Every kind: a parameter factory's values, async and main-actor factories")
@@ -275,4 +340,20 @@ private func arrive(_ arrived: Counter, waitingFor parties: Int) async {
         return true
     }
     #expect(met == true, "the other test did not start")
+}
+
+/// A strict suite: a test without a mode keeps it, one with `.lenient` does not.
+@Suite(.isolatedRegistrations(.strict)) struct StrictSuiteTests {
+    @Test(.isolatedRegistrations) func aTestWithoutAModeKeepsTheSuitesStrictness() {
+        #expect(World.current.isStrict)
+    }
+
+    @Test(.isolatedRegistrations(.lenient)) func aLenientTestInAStrictSuiteReportsNothing() {
+        #expect(!World.current.isStrict)
+        #expect(Container.strictForgotten().name == "live")  // an issue here would fail this test
+    }
+
+    @Test func aTestOfTheSuiteIsStrict() {
+        #expect(World.current.isStrict)
+    }
 }

@@ -22,8 +22,9 @@ extension Factory {
     /// closure, a context's other than `onTest`'s (`onDebug`, `onArg`, `onPreview`), or the registration the app made
     /// in `registerAllServices()`, when neither the test nor an `onTest` closure overrode it. Mark the factories that
     /// are safe to run as they are: a formatter, a pure value, one that only makes others from their factories, such
-    /// as a view model. What such a factory resolves is checked in turn, so a view model marked `liveInTests` still
-    /// reports the live API client it resolves.
+    /// as a view model. The mark covers whatever runs for the factory when the test did not override it: its own
+    /// closure, its contexts and the app's registration. What such a factory resolves is checked in turn, so a view
+    /// model marked `liveInTests` still reports the live API client it resolves.
     public var liveInTests: Factory { Factory(box: box.markedLiveInTests) }
 }
 

@@ -11,15 +11,20 @@ extension FactoryBox {
         case baselineRegistration
     }
 
-    /// Reports to `world`'s problem handler, once per factory, that this factory is about to run a live closure in
-    /// `world`, a strict test's, with `registration` the one its slot holds (`nil` for none): its own closure, a
-    /// context's other than `onTest`'s, or the app's baseline registration. The caller checked the slot's
+    /// Reports to `world`'s problem handler, once per factory and test, that this factory is about to run a live
+    /// closure in `world`, a strict test's, with `registration` the one its slot holds (`nil` for none): its own
+    /// closure, a context's other than `onTest`'s, or the app's baseline registration. The caller checked the slot's
     /// ``reportsLiveClosures``. A registration the test made, or one its world started with from the worlds around
-    /// it, is the test's.
+    /// it, is the test's. With `chain` (a synchronous resolution's), the message names the factories whose closures
+    /// reached this one.
     @inline(never)  // off the path of every resolution but those in a strict test's world
-    func reportIfLive(_ registration: Registration?, in world: World) {
-        guard let live = liveClosure(registration, in: world), world.isFirstLiveRun(of: self) else { return }
-        world.report(.liveInStrictTest(self, running: live, in: world))
+    func reportIfLive(_ registration: Registration?, in world: World, chain: Bool = false) {
+        let reported = world.reportedLiveClosures
+        guard !reported.contains(self), let live = liveClosure(registration, in: world), reported.insert(self) else {
+            return
+        }
+        let through = chain && ThreadResolutionState.depth > 0 ? CycleDetection.chain.map(\.declaration) : []
+        world.report(.liveInStrictTest(self, running: live, through: through, in: world))
     }
 
     /// The live closure that runs in `world` for this factory, with `registration` in its slot; `nil` when what runs
@@ -37,30 +42,62 @@ extension FactoryBox {
 }
 
 extension ResolutionError {
-    /// `factory`'s `live` closure ran in `world`, a strict test's.
-    static func liveInStrictTest(_ factory: FactoryBox, running live: FactoryBox.LiveClosure, in world: World)
-        -> ResolutionError
-    {
-        let what =
-            switch live {
-            case .own: "its own closure"
-            case .context(.argument(let argument)): "its onArg(\"\(argument)\") closure"
-            case .context(.preview): "its onPreview closure"
-            case .context(.debug): "its onDebug closure"
-            case .context(.test): "its onTest closure"
-            case .baselineRegistration: "the registration the app made in registerAllServices()"
-            }
+    /// `factory`'s `live` closure ran in `world`, a strict test's, inside the closures of the factories `chain` names,
+    /// outermost first, if any.
+    static func liveInStrictTest(
+        _ factory: FactoryBox, running live: FactoryBox.LiveClosure, through chain: [String], in world: World
+    ) -> ResolutionError {
+        let declared = "<the factory declared at (\(factory.definition.site))>"
+        let safe = """
+            If running it in tests is safe (a formatter, a pure value, a factory that only resolves others, such as a \
+            view model), say so where it is declared, with .liveInTests.
+            """
+        let register = "\n    \(declared).register { /* a test value */ }\n"
+        let (what, remedy): (String, String)
+        switch live {
+        case .own where "\(factory.definition.typeName)" == "Contribution":
+            what = "the contribution the app made to its list"
+            remedy = """
+                Start the test's list from none, with reset() on the list, and contribute what the test needs; or, if \
+                the app's contributions are safe to run in tests, mark the list .liveInTests where it is declared.
+                """
+        case .own, .context(.debug), .context(.test):
+            what = live == .own ? "its own closure" : "its onDebug closure"
+            remedy = """
+                Register a test value in the test, or in the trait's registrations:\(register)\
+                or give it one where it is declared, with .onTest { /* a test value */ }. \(safe)
+                """
+        case .context(.argument(let argument)):
+            what = "its onArg(\"\(argument)\") closure"
+            remedy = """
+                Register a test value in the test, or in the trait's registrations (an onTest closure would not \
+                apply: a launch argument's comes first):\(register)\(safe)
+                """
+        case .context(.preview):
+            what = "its onPreview closure"
+            remedy = """
+                Register a test value in the test, or in the trait's registrations (an onTest closure would not \
+                apply: a preview's comes first):\(register)\(safe)
+                """
+        case .baselineRegistration:
+            what = "the registration the app made in registerAllServices()"
+            remedy = """
+                Register a test value in the test, or in the trait's registrations (an onTest closure would not \
+                apply: a registration comes first):\(register)\(safe)
+                """
+        }
+        let reached =
+            chain.isEmpty
+            ? "" : "\nIt was resolved through:\n    \((chain + [factory.declaration]).joined(separator: "\n -> "))"
         return ResolutionError(
-            kind: .liveInStrictTest, factory: factory.declaration, chain: [], world: world.description,
+            kind: .liveInStrictTest, factory: factory.declaration,
+            chain: chain.isEmpty ? [] : chain + [factory.declaration],
+            world: world.description,
             description: """
-                Forge: live closure in a strict test. \(factory.declaration) ran \(what) in \(world.description): \
-                neither the test nor an onTest closure overrides it, so the code under test got the live \
-                implementation, which the test goes on with. Override it in the test, or in the trait's \
-                registrations:
-                    <the factory declared at (\(factory.definition.site))>.register { /* a test value */ }
-                or give it a test value where it is declared, with .onTest { /* a test value */ }. If running it in \
-                tests is safe (a formatter, a pure value, a factory that only resolves others, such as a view \
-                model), say so where it is declared, with .liveInTests.
+                Forge: live closure in a strict test. \(factory.declaration) ran \(what) in \(world.description), \
+                which the test did not override: the code under test got the live implementation, and the test goes \
+                on with it.\(reached)
+                \(remedy)
                 """)
     }
 }

@@ -5,7 +5,7 @@ extension FactoryBox {
     /// depth and the cycle chain for this thread: the hook is a part of making the instance.
     func runClosure(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
-        if slot.reportsLiveClosures { reportIfLive(registration, in: World.current) }
+        if slot.reportsLiveClosures { reportIfLive(registration, in: World.current, chain: true) }
         let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }

@@ -114,6 +114,7 @@ extension World {
             isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
             problemHandler: problemHandler ?? enclosing.problemHandler, watchingForEscapes: watchingForEscapes,
-            strict: strict ?? enclosing.isStrict)
+            strict: strict ?? enclosing.isStrict,
+            reportedLiveClosures: problemHandler == nil ? enclosing.reportedLiveClosures : nil)
     }
 }

@@ -48,6 +48,9 @@ final class World: Sendable {
     /// (``FactoryBox/reportIfLive(_:in:)``): a strict test's world, and the worlds nested in it unless they say
     /// otherwise.
     let isStrict: Bool
+    /// The factories whose live closure was reported to ``problemHandler``, so that each is reported once: shared
+    /// with the worlds nested in this one that report to the same handler, so once per test.
+    let reportedLiveClosures: ReportedLiveClosures
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
 
@@ -95,8 +98,8 @@ final class World: Sendable {
         var escapes: [ObjectIdentifier: Escape] = [:]
         /// Problems met while watching outside the test's own task tree, for the problem handler (``report(_:)``).
         var pending: [ResolutionError] = []
-        /// The factories whose live closure ran in this strict world and was reported, so that each is reported once.
-        var reportedLive: Set<ObjectIdentifier> = []
+        /// Whether the world watched and stopped (``endWatching()``): its body returned, and so did its test.
+        var stoppedWatching = false
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
@@ -108,13 +111,14 @@ final class World: Sendable {
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
         description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil,
-        watchingForEscapes: Bool = false, strict: Bool = false
+        watchingForEscapes: Bool = false, strict: Bool = false, reportedLiveClosures: ReportedLiveClosures? = nil
     ) {
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description
         self.problemHandler = problemHandler
         self.isStrict = strict
+        self.reportedLiveClosures = reportedLiveClosures ?? ReportedLiveClosures()
         // The process's world is held across fork(), so that a child gets its tables whole.
         self.state =
             isGlobal
@@ -512,11 +516,6 @@ extension World {
         state.reading { $0.baseline[ObjectIdentifier(box)]?.registration }
     }
 
-    /// Whether `box`'s live closure, run in this strict world, is yet to be reported: true once per factory.
-    func isFirstLiveRun(of box: FactoryBox) -> Bool {
-        state.withLock { $0.reportedLive.insert(ObjectIdentifier(box)).inserted }
-    }
-
     /// Whether ``end()`` ran: a world that a failing `verify` ended lives on, its scopes emptied.
     var hasEnded: Bool { state.reading { $0.isEnded } }
 
@@ -524,6 +523,7 @@ extension World {
     /// meanwhile to the problem handler, on the calling task: the test's, for a world that ForgeTesting made.
     func endWatching() {
         let (escapes, pending) = state.withLock { state in
+            state.stoppedWatching = state.isWatching
             state.isWatching = false
             // The copies returned keep what they hold alive until after the lock.
             defer { (state.escapes, state.pending) = ([:], []) }
@@ -537,20 +537,52 @@ extension World {
     /// Hands `problem` to the problem handler: on a thread whose problems its caller reports (`prewarm`'s), through
     /// that caller; from the test's own task tree (or where no test framework tells), at once; from elsewhere (a
     /// queue the world was carried to), when the body of this world's `isolated` call returns, on the test's task, so
-    /// that the test framework attributes it to the test. Once the body has returned, or in a world that never
-    /// watched (`verify`'s), a problem from elsewhere belongs to no test: it is a warning, in debug builds.
+    /// that the test framework attributes it to the test. Once the body has returned, the test is over: a problem met
+    /// then (in a `Task { }` the test left running) belongs to no test, and is a warning, in debug builds; so is one
+    /// from outside the test's task tree in a world that never watched (`verify`'s).
     func report(_ problem: ResolutionError) {
         guard let problemHandler else { return }
         if let deferred = ThreadResolutionState.current.deferredProblems {
             return deferred.add(problem, for: problemHandler)
         }
-        if EscapedResolutions.isInATestsTaskTree() != false { return problemHandler(problem) }
-        let kept = state.withLock { state in
-            guard state.isWatching else { return false }
-            state.pending.append(problem)
-            return true
+        let inTestsTaskTree = EscapedResolutions.isInATestsTaskTree() != false
+        let delivery = state.withLock { state -> Delivery in
+            if state.isWatching {
+                guard !inTestsTaskTree else { return .now }
+                state.pending.append(problem)
+                return .kept
+            }
+            return inTestsTaskTree && !state.stoppedWatching ? .now : .warning
         }
-        if !kept { Report.warn(problem) }
+        switch delivery {
+        case .now: problemHandler(problem)
+        case .kept: break
+        case .warning: Report.warn(problem)
+        }
+    }
+
+    /// What ``report(_:)`` does with a problem.
+    private enum Delivery {
+        /// Hands it to the problem handler now.
+        case now
+        /// Keeps it for ``endWatching()``.
+        case kept
+        /// Writes it as a warning: it belongs to no test.
+        case warning
+    }
+}
+
+/// The factories whose live closure a strict test's worlds reported (``FactoryBox/reportIfLive(_:in:)``), kept alive
+/// so that no other factory takes the address of one while the set names it.
+final class ReportedLiveClosures: Sendable {
+    private let reported = Locked<[ObjectIdentifier: FactoryBox]>([:])
+
+    /// Whether `box`'s live closure was reported.
+    func contains(_ box: FactoryBox) -> Bool { reported.reading { $0[ObjectIdentifier(box)] != nil } }
+
+    /// Records `box`'s live closure as reported; returns whether it was not yet.
+    func insert(_ box: FactoryBox) -> Bool {
+        reported.withLock { $0.updateValue(box, forKey: ObjectIdentifier(box)) == nil }
     }
 }
 
