@@ -23,6 +23,9 @@ extension Container: AutoRegistering {
         AutoRegistrationProbe.inside.value?()
         strictSinks.contribute { "app's" }
         strictSafeSinks.contribute { "app's" }
+        // The model checker's baseline (Model/ModelFactories.swift).
+        mBaselined.register { Recorder.make(ModelFactory.index(of: "app"), "app") }
+        mList.contribute { Recorder.make(ModelFactory.baselineContribution, "app") }
     }
 }
 

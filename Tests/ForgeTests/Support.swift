@@ -89,6 +89,11 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     func mutate(_ change: (inout Value) -> Void) {
         lock.withLock { change(&stored) }
     }
+
+    /// Changes the value under the lock and returns what `change` returns.
+    func withLock<R>(_ change: (inout Value) -> R) -> R {
+        lock.withLock { change(&stored) }
+    }
 }
 
 /// Holds a factory closure open until the test releases it, so that what the test does meanwhile lands mid-creation.
