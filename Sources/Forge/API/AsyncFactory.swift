@@ -80,7 +80,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     /// ```
     public func tryResolve() async throws(ResolutionError) -> T {
         try box.checkResolvableAsync()
-        return await self()
+        return box.value(of: try await box.resolveCheckedAsyncThrowingOnlyUnfulfilled())
     }
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
@@ -189,7 +189,7 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     /// ``AsyncFactory/tryResolve()``); what the closure throws, it throws as a plain call does.
     public func tryResolve() async throws -> T {
         try box.checkResolvableAsync()
-        return try await self()
+        return box.value(of: try await box.resolveCheckedAsync())
     }
 
     /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.

@@ -56,7 +56,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     /// process. See ``AsyncFactory/tryResolve()``.
     public func tryResolve(_ parameter: P) async throws(ResolutionError) -> T {
         try box.checkResolvableAsync(parameter)
-        return await self(parameter)
+        return box.value(of: try await box.resolveCheckedAsyncThrowingOnlyUnfulfilled(parameter))
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.

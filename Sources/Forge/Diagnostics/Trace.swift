@@ -133,7 +133,9 @@ extension FactoryBox {
         let thread = ThreadResolutionState.current
         if thread.isSendingTrace {  // a resolution the trace hook makes
             let made = resolve(parameter, in: slot)
-            if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(made)) }
+            if DecoratorHook.isActive && made !== TriedPromise.unfulfilled {
+                DecoratorHook.decorate(representation.anyValue(made))
+            }
             return made
         }
         let source = source(for: parameter, in: slot, world: world)
@@ -154,7 +156,9 @@ extension FactoryBox {
                 factory: declaration, type: "\(definition.valueType)", site: definition.site,
                 scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
                 started: started, tree: enclosing?.tree), on: thread)
-        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(made)) }
+        if DecoratorHook.isActive && made !== TriedPromise.unfulfilled {
+            DecoratorHook.decorate(representation.anyValue(made))
+        }
         return made
     }
 

@@ -34,11 +34,16 @@ extension FactoryBox {
     }
 
     /// ``resolveAsync(_:)`` for ``AsyncFactory`` and ``AsyncParameterFactory``, whose closures and waits never
-    /// throw.
+    /// throw: the one error that can reach it, an unfulfilled promise that a `tryResolve()` creating the awaited
+    /// instance threw, stops the process, as this call's own creation would have.
     @usableFromInline
     func resolveAsyncWithoutThrowing(_ parameter: any Sendable = ()) async -> AnyObject {
         do {
             return try await resolveAsync(parameter)
+        } catch let problem as ResolutionError {
+            // The promise a `tryResolve()` in another task found unfulfilled, creating the instance this call awaited:
+            // unfulfilled for this call too.
+            Report.stop(problem)
         } catch {
             preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
         }
@@ -91,7 +96,9 @@ extension FactoryBox {
         TaskResolutionState.checkCycle(self, with: parameter)
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         if slot.reportsLiveClosures { reportIfLive(registration, in: world) }
-        let make = registration?.make ?? closureForCurrentContext()
+        guard let make = registration?.make ?? closureForCurrentContext() else {
+            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
+        }
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
         let made = try await TaskResolutionState.making(self, with: parameter) {
@@ -206,6 +213,28 @@ extension FactoryBox {
         let made = try await runClosureAsync(parameter, in: slot, world: world)
         guard !isNil(made) else { return made }
         return graph.record(made, of: self)
+    }
+
+    /// Resolves the factory with `parameter` for `tryResolve()`, after ``checkResolvableAsync(_:)`` found it
+    /// resolvable. For a promised factory, another task may take away what fulfilled it meanwhile (a reset, a
+    /// `pop()`): its resolution then throws the unfulfilled promise, instead of stopping the process. What the
+    /// closure throws, it throws.
+    func resolveCheckedAsync(_ parameter: any Sendable = ()) async throws -> AnyObject {
+        guard isPromised else { return try await resolveAsync(parameter) }
+        return try await TriedPromise.$factory.withValue(ObjectIdentifier(self)) { try await resolveAsync(parameter) }
+    }
+
+    /// ``resolveCheckedAsync(_:)`` for a factory whose closures cannot throw: it throws only the unfulfilled promise.
+    func resolveCheckedAsyncThrowingOnlyUnfulfilled(_ parameter: any Sendable = ()) async throws(ResolutionError)
+        -> AnyObject
+    {
+        do {
+            return try await resolveCheckedAsync(parameter)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
+        }
     }
 
     /// Throws what resolving this factory now would stop the process with, as far as can be told before: an

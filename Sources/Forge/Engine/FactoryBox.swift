@@ -287,7 +287,9 @@ final class FactoryBox: @unchecked Sendable {
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         if TraceHook.isActive { return resolveTraced(parameter) }
         let object = currentSlot()._withUnsafeGuaranteedRef { slot in resolve(parameter, in: slot) }
-        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(object)) }
+        if DecoratorHook.isActive && object !== TriedPromise.unfulfilled {
+            DecoratorHook.decorate(representation.anyValue(object))
+        }
         return object
     }
 

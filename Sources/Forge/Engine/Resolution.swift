@@ -10,7 +10,8 @@ extension FactoryBox {
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }
         if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }  // no hook: see plainClosure
-        return finishMaking(closureForCurrentContext().run(with: parameter))
+        guard let make = closureForCurrentContext() else { return TriedPromise.unfulfilled }
+        return finishMaking(make.run(with: parameter))
     }
 
     /// Calls the `afterMake` hook with `made`, a new instance, if the factory has one; returns `made`.
@@ -20,12 +21,15 @@ extension FactoryBox {
     }
 
     /// The closure that runs when no registration overrides the factory: the first context whose condition holds in
-    /// the current world, else the factory's own. Stops with the promise's message when a promised factory has
-    /// neither.
-    func closureForCurrentContext() -> Maker {
+    /// the current world, else the factory's own. When a promised factory has neither, stops with the promise's
+    /// message, or returns `nil` in the resolution of a `tryResolve()` of this factory (``TriedPromise``).
+    func closureForCurrentContext() -> Maker? {
         let context = World.current.runContext
         if let make = definition.contexts.first(where: { $0.condition.holds(in: context) })?.make { return make }
-        guard let closure = definition.closure else { Report.promiseNotFulfilled(declaration, definition.site) }
+        guard let closure = definition.closure else {
+            if TriedPromise.factory == ObjectIdentifier(self) { return nil }
+            Report.promiseNotFulfilled(declaration, definition.site)
+        }
         return closure
     }
 
@@ -56,10 +60,22 @@ extension FactoryBox {
         // decorator), not resolved again: it may be gone by then (expired, reset, or let go of), and a promised
         // factory's resolution would then stop the process where this one checked it could go. While a trace or a
         // graph records, the resolution below is traced.
-        guard let kept, !TraceHook.isActive else { return resolveObject(parameter) }
+        guard let kept, !TraceHook.isActive else { return try resolveChecked(parameter) }
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(kept)) }
         return kept
+    }
+
+    /// Resolves the factory with `parameter` after ``checkResolvable(_:)`` found it resolvable. For a promised
+    /// factory, another thread may take away what fulfilled it meanwhile (a reset, a `pop()`): its resolution then
+    /// throws the unfulfilled promise, instead of stopping the process.
+    private func resolveChecked(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject {
+        guard isPromised else { return resolveObject(parameter) }
+        let made = TriedPromise.$factory.withValue(ObjectIdentifier(self)) { resolveObject(parameter) }
+        guard made !== TriedPromise.unfulfilled else {
+            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: World.current)
+        }
+        return made
     }
 
     /// ``tryResolveObject(_:)`` into the `T?` at `result`, which holds `nil`: the typed edge of `tryResolve()`.
@@ -175,7 +191,8 @@ extension FactoryBox {
             let epoch = world.epoch
             let made = runClosure(parameter, in: source)
             // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
-            let kept = isShared ? sharedObject(in: made) : isNil(made) ? nil : made
+            let kept =
+                made === TriedPromise.unfulfilled ? nil : isShared ? sharedObject(in: made) : isNil(made) ? nil : made
             let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
             // A claimed cell is never retired (SlotState.retireCells): what is kept in it stays reachable.
             world.publish(slot, listedAs: source, in: scope, startedAt: epoch) { state in
@@ -209,4 +226,19 @@ extension FactoryBox {
         if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
         return made
     }
+}
+
+/// The promised factory whose `tryResolve()` the current task is resolving, after checking that something fulfils
+/// it: if a change on another thread takes that away before the closure is chosen, the resolution ends with
+/// ``unfulfilled`` (never kept, decorated or given to a caller as a `T`), and `tryResolve()` throws, rather than the
+/// process stopping.
+enum TriedPromise {
+    @TaskLocal static var factory: ObjectIdentifier?
+
+    /// What the tried promise's resolution returns when nothing fulfils it any more.
+    static var unfulfilled: AnyObject { marker }
+
+    private static let marker = Unfulfilled()
+
+    private final class Unfulfilled: Sendable {}
 }

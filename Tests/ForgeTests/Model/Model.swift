@@ -56,7 +56,9 @@ struct Model {
     init(context: ModelRunContext) {
         var baseline: [Int: Registration] = [:]
         for (index, factory) in ModelFactory.all.enumerated() {
-            if let maker = factory.baselineMaker { baseline[index] = Registration(id: -2 - index, content: .maker(maker)) }
+            if let maker = factory.baselineMaker {
+                baseline[index] = Registration(id: -2 - index, content: .maker(maker))
+            }
         }
         baseline[Self.list] = Registration(id: -1, content: .list([ModelFactory.baselineContribution]))
         contributionScopes[ModelFactory.baselineContribution] = .unique
@@ -104,7 +106,8 @@ struct Model {
             value = .instance(instances[resolveTopLevel(factory, parameter: parameter)])
         case .tryResolve(let factory):
             value =
-                isResolvable(factory) ? .instance(instances[resolveTopLevel(factory, parameter: 0)]) : .promiseNotFulfilled
+                isResolvable(factory)
+                ? .instance(instances[resolveTopLevel(factory, parameter: 0)]) : .promiseNotFulfilled
         case .hold(let factory):
             let serial = resolveTopLevel(factory, parameter: 0)
             held.append(serial)

@@ -23,7 +23,8 @@ import Testing
                 hasArgument: Bool.random(using: &generator), isTest: Bool.random(using: &generator),
                 isDebugBuild: Bool.random(using: &generator))
             let run = ModelRun(
-                context: context, ops: Op.randomRun(count: Int.random(in: 20...300, using: &generator), using: &generator))
+                context: context,
+                ops: Op.randomRun(count: Int.random(in: 20...300, using: &generator), using: &generator))
             if let disagreement = run.check() {
                 let shrunk = run.shrunk()
                 let first = shrunk.check().map { "\($0)" } ?? "none after shrinking"
@@ -55,7 +56,8 @@ struct ModelBudget {
 
     static func fromEnvironment(operations: Int) -> ModelBudget {
         let environment = ProcessInfo.processInfo.environment
-        let seconds = environment["FORGE_MODEL_SECONDS"].flatMap(Double.init)
+        // Under a sanitizer, which slows every operation several times, CI's budget is a time.
+        let seconds = environment["FORGE_MODEL_SECONDS"].flatMap(Double.init) ?? (underASanitizer ? 15 : nil)
         let seed = environment["FORGE_MODEL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
         return ModelBudget(operations: seconds == nil ? operations : nil, seconds: seconds, seed: seed)
     }
@@ -65,3 +67,40 @@ struct ModelBudget {
         return ContinuousClock.now - started >= .milliseconds(Int((seconds ?? 0) * 1000))
     }
 }
+
+extension ModelCheckTests {
+    @Test("Concurrent runs: what must hold under every interleaving holds")
+    func concurrentRunsHold() throws {
+        let budget = ModelBudget.fromEnvironment(operations: 100_000)
+        var seeds = SplitMix64(seed: budget.seed)
+        print("Model check, concurrent: seed \(budget.seed) (FORGE_MODEL_SEED=\(budget.seed) runs it again)")
+        let started = ContinuousClock.now
+        var operations = 0
+        var runs = 0
+        while !budget.isSpent(operations: operations, since: started) {
+            let run = ConcurrentModelRun(
+                seed: seeds.next(), worlds: 2, changesPerWorld: 40, resolutionsPerReader: 150, readerThreads: 2)
+            let failures = run.check()
+            if !failures.isEmpty {
+                Issue.record(
+                    """
+                    A concurrent run broke what must hold (seed \(budget.seed), run \(runs), \
+                    ConcurrentModelRun seed \(run.seed)):
+                    \(failures.prefix(20).joined(separator: "\n"))
+                    """)
+                return
+            }
+            operations += run.operations
+            runs += 1
+        }
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        print(
+            "Model check, concurrent: \(operations) operations in \(runs) runs, "
+                + "\(Int(Double(operations) / seconds)) per second, every invariant held")
+    }
+}
+
+/// Whether the thread or the address sanitizer instruments this process: its runtime's entry point is linked in.
+private let underASanitizer =
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+    || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil

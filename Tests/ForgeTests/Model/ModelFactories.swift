@@ -1,6 +1,7 @@
 // The factories that the model checker drives, and what their closures record: each instance made, with the
 // factory, the closure that made it, its parameter and its dependencies; each afterMake and onDispose call.
 import Forge
+import Synchronization
 
 /// An instance a model factory made. It holds its dependencies strongly, as a real instance would.
 final class ModelInstance: @unchecked Sendable {
@@ -29,17 +30,28 @@ enum Recorder {
         var nextSerial = 0
         var afterMade: [Int] = []
         var disposed: [Int] = []
+        /// For a concurrent run: each instance made, by serial, with the tick at which its closure returned.
+        var made: [Int: (instance: Observed.Instance, tick: Int)]?
     }
 
     private static let state = Locked(State())
     /// The time the model's worlds read, for timeToLive.
     static let clock = Locked(0.0)
+    /// A clock of events for concurrent runs: every thread's reading of it falls in one order that respects real time.
+    static let ticks = Ticks()
 
-    /// Starts a run: serials from 0, no hooks called, the clock at 0.
-    static func start() {
-        state.value = State()
+    /// Starts a run: serials from 0, no hooks called, the clock at 0; with `recordingCreations`, each instance made
+    /// is kept in ``made``.
+    static func start(recordingCreations: Bool = false) {
+        state.value = State(made: recordingCreations ? [:] : nil)
         clock.value = 0
     }
+
+    /// The instances made since ``start(recordingCreations:)``, with the tick at which each was made.
+    static var made: [Int: (instance: Observed.Instance, tick: Int)] { state.withLock { $0.made ?? [:] } }
+
+    /// Every instance `onDispose` was called with since the run started, in order.
+    static var allDisposed: [Int] { state.withLock { $0.disposed } }
 
     /// Makes an instance of `factory` with `maker`, after resolving its dependencies, in order.
     static func make(_ factory: Int, _ maker: String, parameter: Int? = nil) -> ModelInstance {
@@ -49,7 +61,13 @@ enum Recorder {
             defer { state.nextSerial += 1 }
             return state.nextSerial
         }
-        return ModelInstance(serial: serial, factory: factory, maker: maker, parameter: parameter, dependencies: dependencies)
+        let made = ModelInstance(
+            serial: serial, factory: factory, maker: maker, parameter: parameter, dependencies: dependencies)
+        if state.withLock({ $0.made != nil }) {
+            let tick = ticks.next()
+            state.mutate { $0.made?[serial] = (made.observed, tick) }
+        }
+        return made
     }
 
     static func afterMake(_ made: ModelInstance) { state.mutate { $0.afterMade.append(made.serial) } }
@@ -62,6 +80,12 @@ enum Recorder {
             return (state.afterMade, state.disposed)
         }
     }
+}
+
+/// A counter whose every reading falls in one total order consistent with real time, across threads.
+final class Ticks: Sendable {
+    private let counter = Atomic<Int>(0)
+    func next() -> Int { counter.add(1, ordering: .sequentiallyConsistent).newValue }
 }
 
 extension Container.Scope {
@@ -147,12 +171,16 @@ struct ModelFactory: Sendable {
 
 /// A context of a model factory, by condition.
 enum ModelContext: String, Sendable {
-    case argument = "onArg", preview = "onPreview", test = "onTest", debug = "onDebug"
+    case argument = "onArg"
+    case preview = "onPreview"
+    case test = "onTest"
+    case debug = "onDebug"
 }
 
 extension ModelFactory {
     init(
-        _ name: String, _ scope: ModelScope, dependencies: [Int] = [], factory: Factory<ModelInstance>, dispose: Bool = false,
+        _ name: String, _ scope: ModelScope, dependencies: [Int] = [], factory: Factory<ModelInstance>,
+        dispose: Bool = false,
         afterMake: Bool = false, promised: Bool = false, contexts: [ModelContext] = [], timeToLive: Double? = nil,
         baseline: String? = nil
     ) {
@@ -202,8 +230,10 @@ extension Container {
     static let mHoldsShared = Factory(scope: .cached) { Recorder.make(12, "own") }.onDispose { Recorder.dispose($0) }
     /// Registered with maker "app" in `registerAllServices()` (AutoRegisteringTests.swift).
     static let mBaselined = Factory(scope: .singleton) { Recorder.make(13, "own") }.onDispose { Recorder.dispose($0) }
-    static let mParameter = ParameterFactory<Int, ModelInstance>(scope: .cached) { Recorder.make(14, "own", parameter: $0) }
-        .onDispose { Recorder.dispose($0) }
+    static let mParameter = ParameterFactory<Int, ModelInstance>(scope: .cached) {
+        Recorder.make(14, "own", parameter: $0)
+    }
+    .onDispose { Recorder.dispose($0) }
     static let mParameterPerValue = ParameterFactory<Int, ModelInstance>(scope: .cached) {
         Recorder.make(15, "own", parameter: $0)
     }

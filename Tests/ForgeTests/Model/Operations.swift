@@ -3,7 +3,8 @@
 
 /// One step of a run: what it does to Forge and to the model alike.
 enum Op: Equatable, Sendable, CustomStringConvertible {
-    /// Resolves a factory (a parameter factory with `parameter`), or, if the model says nothing would make it, tries to.
+    /// Resolves a factory (a parameter factory with `parameter`), or, if the model says nothing would make it, tries
+    /// to.
     case resolve(Int, parameter: Int = 0)
     case tryResolve(Int)
     /// Resolves a factory and keeps the instance until ``dropHeld``.

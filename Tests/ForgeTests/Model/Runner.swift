@@ -25,10 +25,9 @@ struct ModelRun {
         var index = 0
         let problems = Locked<[ResolutionError]>([])
         var disagreement: Disagreement?
-        Container.Registrations.isolated(
-            named: "model check", fileID: #fileID, line: #line,
-            reportingProblems: { problem in problems.mutate { $0.append(problem) } }
-        ) {
+        let collect: @Sendable (ResolutionError) -> Void = { problem in problems.mutate { $0.append(problem) } }
+        Container.Registrations.isolated(named: "model check", fileID: #fileID, line: #line, reportingProblems: collect)
+        {
             Container.Registrations.isolated(runContext: context.forge) {
                 disagreement = runner.run(ops, from: &index, depth: 0, model: &model)
             }

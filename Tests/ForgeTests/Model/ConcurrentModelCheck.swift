@@ -1,0 +1,335 @@
+// Forge under concurrent operations: isolated worlds, each with a thread that changes registrations and scopes one
+// change at a time and readers (threads and a task) that resolve meanwhile. After each run, what must hold under
+// every interleaving is checked against the history of ticks: the changes, in one thread, are in one order, and each
+// resolution falls between two of them, or overlaps some.
+import Dispatch
+@_spi(ForgeTesting) import Forge
+import Foundation
+
+/// One concurrent run and its checks.
+struct ConcurrentModelRun {
+    /// The factories readers resolve; none is shared (its instances live as long as something holds them) or
+    /// expires (the model's clock stands still here).
+    static let resolvable = ["u", "c", "s", "g", "gTop", "sess", "ctx", "ttl", "p", "pt", "app", "param", "paramPer"]
+        .map(ModelFactory.index(of:))
+    /// The factories the changing thread registers and resets.
+    static let changeable = ["u", "c", "s", "sess", "ctx", "p", "param", "paramPer", "app"].map(ModelFactory.index(of:))
+
+    let seed: UInt64
+    let worlds: Int
+    let changesPerWorld: Int
+    let resolutionsPerReader: Int
+    /// Reader threads per world; each world also has a reader task.
+    let readerThreads: Int
+
+    var operations: Int { worlds * (changesPerWorld + (readerThreads + 1) * resolutionsPerReader) }
+
+    /// One resolution a reader made.
+    struct Resolution {
+        let world: Int
+        let factory: Int
+        let parameter: Int
+        let start: Int
+        let end: Int
+        let result: Observed.Value
+    }
+
+    /// One change the changing thread made, with the registrations of every changeable factory after it (a maker,
+    /// or none) and what it let go of.
+    struct Change {
+        let op: Op
+        let start: Int
+        let end: Int
+        let registrations: [Int: String]
+        /// The factories whose instances it dropped whatever their age; for a `pop()`, also those kept after the tick
+        /// `droppedKeptAfter` (its `push()`'s start).
+        let dropped: Set<Int>
+        let droppedKeptAfter: Int?
+    }
+
+    /// What a world's threads recorded.
+    final class WorldHistory: @unchecked Sendable {
+        // @unchecked: each array is appended to by one thread at a time (the lock), read after every thread ended.
+        private let lock = NSLock()
+        private var resolutionsStorage: [Resolution] = []
+        private(set) var changes: [Change] = []
+        let context: ModelRunContext
+
+        init(context: ModelRunContext) { self.context = context }
+
+        func record(_ resolution: Resolution) { lock.withLock { resolutionsStorage.append(resolution) } }
+        func record(_ change: Change) { lock.withLock { changes.append(change) } }
+        var resolutions: [Resolution] { lock.withLock { resolutionsStorage } }
+    }
+
+    /// Runs it; returns what failed to hold, if anything.
+    func check() -> [String] {
+        Recorder.start(recordingCreations: true)
+        var generator = SplitMix64(seed: seed)
+        let histories = (0..<worlds).map { _ in
+            WorldHistory(
+                context: ModelRunContext(
+                    hasArgument: Bool.random(using: &generator), isTest: Bool.random(using: &generator),
+                    isDebugBuild: Bool.random(using: &generator)))
+        }
+        let problems = Locked<[String]>([])
+        let seeds = (0..<worlds).map { _ in generator.next() }
+        let done = DispatchSemaphore(value: 0)
+        for world in 0..<worlds {
+            Thread {
+                runWorld(world, history: histories[world], seed: seeds[world], problems: problems)
+                done.signal()
+            }.start()
+        }
+        for _ in 0..<worlds where done.wait(timeout: .now() + 120) == .timedOut {
+            return ["a world's threads did not finish within 120 seconds (seed \(seed))"]
+        }
+        var failures = problems.value
+        failures += checkHistories(histories)
+        return failures.map { "seed \(seed): \($0)" }
+    }
+
+    /// Runs world `world`: a top-level isolated world whose problems are collected, in its run context, with a
+    /// changing thread, reader threads and a reader task, all inside it; returns when they have all finished and the
+    /// world has ended.
+    private func runWorld(_ world: Int, history: WorldHistory, seed: UInt64, problems: Locked<[String]>) {
+        let report: @Sendable (ResolutionError) -> Void = { problem in problems.mutate { $0.append("\(problem)") } }
+        Container.Registrations.isolated(
+            named: "concurrent \(world)", fileID: #fileID, line: #line, reportingProblems: report
+        ) {
+            Container.Registrations.isolated(runContext: history.context.forge) {
+                let carried = Container.Registrations.capture()
+                let finished = DispatchSemaphore(value: 0)
+                var generator = SplitMix64(seed: seed)
+                let changerSeed = generator.next()
+                Thread {
+                    carried.run { change(world, history: history, seed: changerSeed) }
+                    finished.signal()
+                }.start()
+                for _ in 0..<readerThreads {
+                    let readerSeed = generator.next()
+                    Thread {
+                        carried.run { read(world, history: history, seed: readerSeed) }
+                        finished.signal()
+                    }.start()
+                }
+                let taskSeed = generator.next()
+                Task {  // inherits the world
+                    read(world, history: history, seed: taskSeed)
+                    finished.signal()
+                }
+                // The changing thread, the reader threads and the reader task.
+                for _ in 0..<(readerThreads + 2) where finished.wait(timeout: .now() + 120) == .timedOut {
+                    problems.mutate { $0.append("world \(world): a thread did not finish within 120 seconds") }
+                    return
+                }
+            }
+        }
+    }
+
+    /// Changes registrations and scopes, one change at a time, recording each with the registrations after it.
+    private func change(_ world: Int, history: WorldHistory, seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let app = ModelFactory.index(of: "app")
+        var registrations: [Int: String] = [app: "app"]
+        // What each push() saved, and the tick after it returned.
+        var stack: [(registrations: [Int: String], end: Int)] = []
+        for number in 0..<changesPerWorld {
+            let factory = Self.changeable.randomElement(using: &generator)!
+            let op: Op =
+                switch Int.random(in: 0..<100, using: &generator) {
+                case 0..<35: .register(factory, number: number)
+                case 35..<55: .reset(factory, Op.ResetOption.allCases.randomElement(using: &generator)!)
+                case 55..<65: .resetScope([.cached, .singleton, .session].randomElement(using: &generator)!)
+                case 65..<70: .resetAllScopes(includingSingletons: Bool.random(using: &generator))
+                case 70..<85: .push
+                default: stack.isEmpty ? .push : .pop
+                }
+            let before = registrations
+            var dropped = Set<Int>()
+            var keptAfter: Int?
+            let start = Recorder.ticks.next()
+            switch op {
+            case .register(let factory, let number):
+                let maker = "w\(world)r\(number)"
+                ModelFactory.all[factory].register(maker)
+                registrations[factory] = maker
+                dropped = [factory]
+            case .reset(let factory, let option):
+                ModelFactory.all[factory].reset(option.forge)
+                if option == .all || option == .registration { registrations[factory] = factory == app ? "app" : nil }
+                if option == .all || option == .scope { dropped = [factory] }
+            case .resetScope(let scope):
+                scope.scope.reset()
+                dropped = Set(ModelFactory.all.indices.filter { ModelFactory.all[$0].scope == scope })
+            case .resetAllScopes(let includingSingletons):
+                Container.Scope.reset(includingSingletons: includingSingletons)
+                dropped = Set(
+                    ModelFactory.all.indices.filter {
+                        includingSingletons || ModelFactory.all[$0].scope.kind != .singleton
+                    })
+            case .push:
+                Container.Registrations.push()
+            case .pop:
+                Container.Registrations.pop()
+                let snapshot = stack.removeLast()
+                registrations = snapshot.registrations
+                dropped = Set(ModelFactory.all.indices.filter { before[$0] != registrations[$0] })
+                keptAfter = snapshot.end
+            default:
+                preconditionFailure("not a change: \(op)")
+            }
+            let end = Recorder.ticks.next()
+            if op == .push { stack.append((registrations, end)) }
+            history.record(
+                Change(
+                    op: op, start: start, end: end, registrations: registrations, dropped: dropped,
+                    droppedKeptAfter: keptAfter))
+        }
+    }
+
+    /// Resolves random factories, recording each resolution between two ticks.
+    private func read(_ world: Int, history: WorldHistory, seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        for _ in 0..<resolutionsPerReader {
+            let factory = Self.resolvable.randomElement(using: &generator)!
+            let parameter = Int.random(in: 0..<2, using: &generator)
+            let start = Recorder.ticks.next()
+            let result: Observed.Value
+            if ModelFactory.all[factory].isPromised {
+                switch ModelFactory.all[factory].tryResolve() {
+                case .success(let made): result = .instance(made.observed)
+                case .failure(let error) where error.kind == .promiseNotFulfilled: result = .promiseNotFulfilled
+                case .failure(let error): result = .otherError("\(error.kind)")
+                }
+            } else {
+                result = .instance(ModelFactory.all[factory].resolveWith(parameter).observed)
+            }
+            let end = Recorder.ticks.next()
+            history.record(
+                Resolution(world: world, factory: factory, parameter: parameter, start: start, end: end, result: result)
+            )
+        }
+    }
+}
+
+extension Op.ResetOption {
+    var forge: FactoryResetOptions {
+        switch self {
+        case .all: .all
+        case .registration: .registration
+        case .scope: .scope
+        case .none: .none
+        }
+    }
+}
+
+extension ConcurrentModelRun {
+    /// What must hold under every interleaving, given each world's history; each failure, described.
+    func checkHistories(_ histories: [WorldHistory]) -> [String] {
+        var failures: [String] = []
+        let made = Recorder.made
+        var returned: [Int: Int] = [:]  // serial: how many resolutions returned it
+        var graphOwners: [Int: Int] = [:]  // a graph instance's serial: the resolution that got it
+        for (world, history) in histories.enumerated() {
+            let changes = history.changes
+            let states = [[ModelFactory.index(of: "app"): "app"]] + changes.map(\.registrations)
+            var windows: [String: Int] = [:]  // factory, value and quiet window: the serial its resolutions got
+            for (index, resolution) in history.resolutions.enumerated() {
+                let factory = ModelFactory.all[resolution.factory]
+                // Changes 0..<before ended before it started; changes 0..<overlapping started before it ended.
+                let before = changes.prefix { $0.end < resolution.start }.count
+                let overlapping = changes.prefix { $0.start < resolution.end }.count
+                let makers = Set(
+                    states[before...overlapping].map { state in
+                        state[resolution.factory] ?? history.context.first(of: factory.contexts)?.rawValue ?? "own"
+                    })
+                let registered = states[before...overlapping].contains { $0[resolution.factory] != nil }
+                guard case .instance(let instance) = resolution.result else {
+                    let unfulfillable = factory.isPromised && (!registered || makers.contains("own"))
+                    if resolution.result != .promiseNotFulfilled || !unfulfillable {
+                        failures.append("world \(world): \(factory.name) gave \(resolution.result)")
+                    }
+                    continue
+                }
+                returned[instance.serial, default: 0] += 1
+                // Isolation: every instance in its tree was made by this world's registrations, or by no one's.
+                var tree = [instance.serial]
+                while let serial = tree.popLast() {
+                    guard let entry = made[serial] else {
+                        failures.append("world \(world): #\(serial) was returned but never made")
+                        continue
+                    }
+                    let maker = entry.instance.maker
+                    if maker.hasPrefix("w") && !maker.hasPrefix("w\(world)r") {
+                        failures.append(
+                            "world \(world): \(factory.name) got #\(serial), made by \(maker) of another world")
+                    }
+                    tree += entry.instance.dependencies
+                }
+                guard let madeAt = made[instance.serial]?.tick else { continue }
+                if madeAt > resolution.start || factory.scope.kind == .unique || factory.scope.kind == .graph {
+                    // Made while it ran: by a registration, context or closure in force at some point meanwhile.
+                    if !makers.contains(instance.maker) {
+                        failures.append(
+                            "world \(world): \(factory.name) was made by \(instance.maker) while it resolved; in force "
+                                + "meanwhile: \(makers.sorted())")
+                    }
+                } else {
+                    // Made before: no change that ended before the resolution began let go of it.
+                    for change in changes[..<before] where change.start > madeAt {
+                        let keptAfterPush = change.droppedKeptAfter.map { madeAt > $0 } ?? false
+                        if change.dropped.contains(resolution.factory) || keptAfterPush {
+                            failures.append(
+                                "world \(world): \(factory.name) returned #\(instance.serial), made at tick \(madeAt), "
+                                    + "after "
+                                    + "\(change.op) (ticks \(change.start)-\(change.end)) let go of it")
+                        }
+                    }
+                }
+                // One instance per quiet window: no change started while it ran.
+                if factory.scope.kind == .cached || factory.scope.kind == .singleton, before == overlapping {
+                    let value = factory.parameter == .perValue ? resolution.parameter : -1
+                    let key = "\(resolution.factory) \(value) \(before)"
+                    if let serial = windows[key], serial != instance.serial {
+                        failures.append(
+                            "world \(world): \(factory.name) gave #\(serial) and #\(instance.serial) with no change "
+                                + "between"
+                        )
+                    }
+                    windows[key] = instance.serial
+                }
+                // A graph: one instance of g for the whole resolution, and for no other.
+                if factory.name == "gTop", let pair = made[instance.dependencies[0]] {
+                    let graph = Set(pair.instance.dependencies + [instance.dependencies[1]])
+                    if graph.count != 1 {
+                        failures.append("world \(world): gTop #\(instance.serial) saw g as \(graph)")
+                    }
+                    for serial in graph {
+                        let owner = world * 1_000_000 + index
+                        if let other = graphOwners.updateValue(owner, forKey: serial), other != owner {
+                            failures.append("world \(world): g #\(serial) served two resolutions")
+                        }
+                    }
+                }
+                if factory.scope.kind == .unique, returned[instance.serial]! > 1 {
+                    failures.append("world \(world): unique \(factory.name) returned #\(instance.serial) twice")
+                }
+            }
+        }
+        // Dispose: at most once each; exactly once for what two resolutions got (so a scope kept it), once every
+        // world has ended.
+        let disposed = Recorder.allDisposed
+        var times: [Int: Int] = [:]
+        for serial in disposed { times[serial, default: 0] += 1 }
+        for (serial, count) in times where count > 1 { failures.append("#\(serial) was disposed of \(count) times") }
+        for (serial, count) in returned where count > 1 {
+            guard let entry = made[serial], entry.instance.factory < ModelFactory.all.count else { continue }
+            let factory = ModelFactory.all[entry.instance.factory]
+            if factory.hasDispose && factory.scope.kind != .shared && times[serial] == nil {
+                failures.append("#\(serial) of \(factory.name), kept (returned \(count) times), was never disposed of")
+            }
+        }
+        return failures
+    }
+}

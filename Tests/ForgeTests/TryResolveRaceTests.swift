@@ -1,0 +1,74 @@
+// tryResolve() of a promise that another thread or task takes away between its check and its resolution (a reset, a
+// pop()): it throws the unfulfilled promise, as it would have had the change come first, and never stops the
+// process. Found by the concurrent model check (Model/ConcurrentModelCheck.swift).
+import Dispatch
+import Foundation
+import Testing
+
+@testable import Forge
+
+private final class Promised: Sendable {}
+
+extension Container {
+    fileprivate static let racedPromise = Factory<Promised>.promised(scope: .cached)
+    fileprivate static let racedUniquePromise = Factory<Promised>.promised()
+    fileprivate static let racedAsyncPromise = AsyncFactory<Promised>.promised(scope: .cached)
+}
+
+@Suite struct TryResolveRaceTests {
+    @Test("A synchronous tryResolve() racing resets of what fulfils the promise gets an instance or the error")
+    func synchronous() async {
+        // In a process of its own: before the fix, the race stopped it.
+        await #expect(processExitsWith: .success) {
+            let outcomes = raceResolutions(iterations: 20_000) {
+                [try? Container.racedPromise.tryResolve(), try? Container.racedUniquePromise.tryResolve()]
+                    .map { $0 != nil }
+            } changing: {
+                Container.racedPromise.register { Promised() }
+                Container.racedUniquePromise.register { Promised() }
+                Container.racedPromise.reset()
+                Container.racedUniquePromise.reset()
+            }
+            // Both outcomes happened: the race was run, not avoided.
+            precondition(outcomes.contains(true) && outcomes.contains(false), "\(outcomes)")
+        }
+    }
+
+    @Test("An async tryResolve() racing resets of what fulfils the promise gets an instance or the error")
+    func async() async {
+        await #expect(processExitsWith: .success) {
+            let resolving = Task.detached {
+                var outcomes = Set<Bool>()
+                for _ in 0..<100_000 { outcomes.insert((try? await Container.racedAsyncPromise.tryResolve()) != nil) }
+                return outcomes
+            }
+            let changing = Task.detached {
+                for _ in 0..<100_000 {
+                    Container.racedAsyncPromise.register { Promised() }
+                    Container.racedAsyncPromise.reset()
+                }
+            }
+            await changing.value
+            let outcomes = await resolving.value
+            precondition(outcomes.contains(false), "\(outcomes)")
+        }
+    }
+}
+
+/// Runs `resolve` and `change` `iterations` times each, on two threads at once; returns what `resolve` returned.
+private func raceResolutions(
+    iterations: Int, _ resolve: @escaping @Sendable () -> [Bool], changing change: @escaping @Sendable () -> Void
+) -> Set<Bool> {
+    let outcomes = Locked<Set<Bool>>([])
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        for _ in 0..<iterations { outcomes.mutate { $0.formUnion(resolve()) } }
+        done.signal()
+    }.start()
+    Thread {
+        for _ in 0..<iterations { change() }
+        done.signal()
+    }.start()
+    for _ in 0..<2 { precondition(done.wait(timeout: .now() + 60) == .success, "the race did not finish") }
+    return outcomes.value
+}
