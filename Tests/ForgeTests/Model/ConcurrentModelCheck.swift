@@ -67,10 +67,7 @@ struct ConcurrentModelRun {
         Recorder.start(recordingCreations: true)
         var generator = SplitMix64(seed: seed)
         let histories = (0..<worlds).map { _ in
-            WorldHistory(
-                context: ModelRunContext(
-                    hasArgument: Bool.random(using: &generator), isTest: Bool.random(using: &generator),
-                    isDebugBuild: Bool.random(using: &generator)))
+            WorldHistory(context: ModelRunContext.random(using: &generator))
         }
         let problems = Locked<[String]>([])
         let seeds = (0..<worlds).map { _ in generator.next() }

@@ -37,6 +37,9 @@ struct Model {
         var kept: [Key: Kept] = [:]
         var sequence = 0
         var context: ModelRunContext
+        /// Whether its context's clock is the model's (``Op/advanceClock(_:)``); the process's is the real one,
+        /// which stands still for a run's length.
+        var usesModelClock = true
     }
 
     /// The key of the list of contributions among registrations.
@@ -52,8 +55,19 @@ struct Model {
     private var afterMade: [Int] = []
     private var disposed: [Int] = []
 
+    /// Whether the root world is the process's, whose nested worlds start from its baseline, not its registrations.
+    private let rootIsProcessWorld: Bool
+
+    /// A model whose root world is the process's, just reset: its baseline registrations, no instance.
+    init(processWorld: Void) {
+        self.init(
+            context: ModelRunContext(hasArgument: false, isTest: true, isDebugBuild: _isDebugAssertConfiguration()),
+            processWorld: true)
+    }
+
     /// A model whose root world is a top-level isolated world, started from the process's baseline, in `context`.
-    init(context: ModelRunContext) {
+    init(context: ModelRunContext, processWorld: Bool = false) {
+        rootIsProcessWorld = processWorld
         var baseline: [Int: Registration] = [:]
         for (index, factory) in ModelFactory.all.enumerated() {
             if let maker = factory.baselineMaker {
@@ -62,7 +76,7 @@ struct Model {
         }
         baseline[Self.list] = Registration(id: -1, content: .list([ModelFactory.baselineContribution]))
         contributionScopes[ModelFactory.baselineContribution] = .unique
-        worlds = [World(registrations: baseline, baseline: baseline, context: context)]
+        worlds = [World(registrations: baseline, baseline: baseline, context: context, usesModelClock: !processWorld)]
     }
 
     static func contributionFactory(_ number: Int) -> Int { 1_000 + number }
@@ -142,15 +156,20 @@ struct Model {
             for key in current.kept.keys where includingSingletons || scopeOf(key.factory).kind != .singleton {
                 drop(key)
             }
+        case .resetScopesButSingletons:
+            for key in current.kept.keys where scopeOf(key.factory).kind != .singleton { drop(key) }
         case .scopeIsEmpty(let scope):
             value = .bool(
                 !current.kept.contains { key, kept in
                     scopeOf(key.factory) == scope && isAlive(kept, of: scope)
                 })
         case .enterWorld(let context):
-            let registrations = current.registrations
+            // A top-level world starts from the process's baseline; a nested one, from its enclosing world.
+            let registrations = worlds.count == 1 && rootIsProcessWorld ? current.baseline : current.registrations
             worlds.append(
-                World(registrations: registrations, baseline: registrations, context: context ?? current.context))
+                World(
+                    registrations: registrations, baseline: registrations, context: context ?? current.context,
+                    usesModelClock: context != nil || current.usesModelClock))
         case .leaveWorld:
             for key in current.kept.keys { drop(key) }
             worlds.removeLast()
@@ -207,8 +226,8 @@ struct Model {
             let made = make(factory, parameter: parameter, graph: &graph)
             let timeToLive = factory < ModelFactory.all.count ? ModelFactory.all[factory].timeToLive : nil
             current.sequence += 1
-            current.kept[key] = Kept(
-                serial: made, sequence: current.sequence, expiresAt: timeToLive.map { clock + $0 } ?? .infinity)
+            let expires = current.usesModelClock ? timeToLive.map { clock + $0 } : nil
+            current.kept[key] = Kept(serial: made, sequence: current.sequence, expiresAt: expires ?? .infinity)
             return made
         }
     }

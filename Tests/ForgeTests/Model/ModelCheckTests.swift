@@ -11,39 +11,66 @@ import Testing
 @Suite(.serialized) struct ModelCheckTests {
     @Test("Random runs: Forge and the model agree on every step")
     func randomRunsAgree() throws {
-        let budget = ModelBudget.fromEnvironment(operations: 1_000_000)
+        if let failure = ModelCheck.randomRuns(ModelBudget.fromEnvironment(operations: 1_000_000)) {
+            Issue.record(Comment(rawValue: failure))
+        }
+    }
+
+    @Test("Random runs in the process's world, in a process of its own: Forge and the model agree on every step")
+    func randomRunsInTheProcessWorldAgree() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let failure = ModelCheck.randomRuns(
+                ModelBudget.fromEnvironment(operations: 300_000), inProcessWorld: true,
+                log: { line in
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                })
+            if let failure {
+                FileHandle.standardError.write(Data(failure.utf8))
+                exit(1)
+            }
+        }
+        let output = standardError(result)
+        for line in output.split(separator: "\n") where line.hasPrefix("Model check") { print(line) }
+        if output.contains("Forge and the model disagree") { Issue.record(Comment(rawValue: output)) }
+    }
+}
+
+/// Random runs against the model, until a budget is spent.
+enum ModelCheck {
+    /// Runs random runs, each from a seed `budget`'s seed gives, until `budget` is spent or Forge and the model
+    /// disagree; returns the disagreement, shrunk, as a message with a test to paste; `nil` when they agreed.
+    static func randomRuns(
+        _ budget: ModelBudget, inProcessWorld: Bool = false, log: (String) -> Void = { print($0) }
+    ) -> String? {
         var seeds = SplitMix64(seed: budget.seed)
-        print("Model check: seed \(budget.seed) (FORGE_MODEL_SEED=\(budget.seed) runs it again)")
+        let world = inProcessWorld ? " in the process's world" : ""
+        log("Model check\(world): seed \(budget.seed) (FORGE_MODEL_SEED=\(budget.seed) runs it again)")
         let started = ContinuousClock.now
         var operations = 0
         var runs = 0
         while !budget.isSpent(operations: operations, since: started) {
             var generator = SplitMix64(seed: seeds.next())
-            let context = ModelRunContext(
-                hasArgument: Bool.random(using: &generator), isTest: Bool.random(using: &generator),
-                isDebugBuild: Bool.random(using: &generator))
-            let run = ModelRun(
-                context: context,
-                ops: Op.randomRun(count: Int.random(in: 20...300, using: &generator), using: &generator))
+            let context = ModelRunContext.random(using: &generator)
+            let ops = Op.randomRun(count: Int.random(in: 20...300, using: &generator), using: &generator)
+            let run = ModelRun(context: context, ops: ops, inProcessWorld: inProcessWorld)
             if let disagreement = run.check() {
                 let shrunk = run.shrunk()
                 let first = shrunk.check().map { "\($0)" } ?? "none after shrinking"
-                Issue.record(
-                    """
-                    Forge and the model disagree (seed \(budget.seed), run \(runs)): \(disagreement)
+                return """
+                    Forge and the model disagree\(world) (seed \(budget.seed), run \(runs)): \(disagreement)
                     Shrunk to \(shrunk.ops.count) operations, first disagreement: \(first)
                     As a test:
                     \(shrunk.asTest)
-                    """)
-                return
+                    """
             }
-            operations += run.ops.count
+            operations += ops.count
             runs += 1
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
-        print(
-            "Model check: \(operations) operations in \(runs) runs, \(Int(Double(operations) / seconds)) per second, "
-                + "no disagreement")
+        log(
+            "Model check\(world): \(operations) operations in \(runs) runs, \(Int(Double(operations) / seconds)) per "
+                + "second, no disagreement")
+        return nil
     }
 }
 

@@ -154,7 +154,7 @@ struct ModelFactory: Sendable {
         ModelFactory("sess", .session, dependencies: [2, 0], factory: Container.mSession, dispose: true),
         ModelFactory(
             "ctx", .cached, factory: Container.mContexts, dispose: true,
-            contexts: [.argument, .test, .debug]),
+            contexts: [.argument, .preview, .test, .debug]),
         ModelFactory("ttl", .cached, factory: Container.mTimed, dispose: true, timeToLive: 10),
         ModelFactory("p", .cached, factory: Container.mPromised, dispose: true, promised: true),
         ModelFactory("pt", .unique, factory: Container.mPromisedOnTest, promised: true, contexts: [.test]),
@@ -221,7 +221,8 @@ extension Container {
     static let mGraphTop = Factory { Recorder.make(6, "own") }
     static let mSession = Factory(scope: .modelSession) { Recorder.make(7, "own") }.onDispose { Recorder.dispose($0) }
     static let mContexts = Factory(scope: .cached) { Recorder.make(8, "own") }
-        .onArg("--model") { Recorder.make(8, "onArg") }.onTest { Recorder.make(8, "onTest") }
+        .onArg("--model") { Recorder.make(8, "onArg") }.onPreview { Recorder.make(8, "onPreview") }
+        .onTest { Recorder.make(8, "onTest") }
         .onDebug { Recorder.make(8, "onDebug") }.onDispose { Recorder.dispose($0) }
     static let mTimed = Factory(scope: .cached) { Recorder.make(9, "own") }.timeToLive(10)
         .onDispose { Recorder.dispose($0) }

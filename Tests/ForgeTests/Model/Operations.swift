@@ -18,6 +18,8 @@ enum Op: Equatable, Sendable, CustomStringConvertible {
     case registrationsAreEmpty
     case resetScope(ModelScope)
     case resetAllScopes(includingSingletons: Bool)
+    /// `Scope.reset()`.
+    case resetScopesButSingletons
     case scopeIsEmpty(ModelScope)
     /// Enters a nested isolated world, with a context of its own or the enclosing one's.
     case enterWorld(ModelRunContext?)
@@ -47,6 +49,7 @@ enum Op: Equatable, Sendable, CustomStringConvertible {
         case .registrationsAreEmpty: ".registrationsAreEmpty"
         case .resetScope(let scope): ".resetScope(.\(scope))"
         case .resetAllScopes(let includingSingletons): ".resetAllScopes(includingSingletons: \(includingSingletons))"
+        case .resetScopesButSingletons: ".resetScopesButSingletons"
         case .scopeIsEmpty(let scope): ".scopeIsEmpty(.\(scope))"
         case .enterWorld(let context): ".enterWorld(\(context.map { "\($0)" } ?? "nil"))"
         case .leaveWorld: ".leaveWorld"
@@ -61,11 +64,19 @@ enum Op: Equatable, Sendable, CustomStringConvertible {
 /// What an isolated world's run context says, as the model reads it.
 struct ModelRunContext: Equatable, Sendable, CustomStringConvertible {
     var hasArgument: Bool
+    var isPreview = false
     var isTest: Bool
     var isDebugBuild: Bool
 
     var description: String {
-        ".init(hasArgument: \(hasArgument), isTest: \(isTest), isDebugBuild: \(isDebugBuild))"
+        ".init(hasArgument: \(hasArgument), isPreview: \(isPreview), isTest: \(isTest), isDebugBuild: \(isDebugBuild))"
+    }
+
+    /// A random one.
+    static func random(using generator: inout SplitMix64) -> ModelRunContext {
+        ModelRunContext(
+            hasArgument: Bool.random(using: &generator), isPreview: Int.random(in: 0..<4, using: &generator) == 0,
+            isTest: Bool.random(using: &generator), isDebugBuild: Bool.random(using: &generator))
     }
 
     /// The first of `contexts` whose condition holds, in their order of precedence.
@@ -73,7 +84,7 @@ struct ModelRunContext: Equatable, Sendable, CustomStringConvertible {
         contexts.first { context in
             switch context {
             case .argument: hasArgument
-            case .preview: false
+            case .preview: isPreview
             case .test: isTest
             case .debug: isDebugBuild
             }
@@ -154,15 +165,13 @@ extension Op {
             case 64..<65: op = .resetRegistrations
             case 65..<66: op = .registrationsAreEmpty
             case 66..<69: op = .resetScope(ModelScope.allCases.randomElement(using: &generator)!)
-            case 69..<70: op = .resetAllScopes(includingSingletons: Bool.random(using: &generator))
+            case 69..<70:
+                op =
+                    Bool.random(using: &generator)
+                    ? .resetScopesButSingletons : .resetAllScopes(includingSingletons: Bool.random(using: &generator))
             case 70..<73: op = .scopeIsEmpty(ModelScope.allCases.randomElement(using: &generator)!)
             case 73..<77:
-                let context =
-                    Bool.random(using: &generator)
-                    ? ModelRunContext(
-                        hasArgument: Bool.random(using: &generator), isTest: Bool.random(using: &generator),
-                        isDebugBuild: Bool.random(using: &generator)) : nil
-                op = .enterWorld(context)
+                op = .enterWorld(Bool.random(using: &generator) ? ModelRunContext.random(using: &generator) : nil)
                 depth += 1
             case 77..<81:
                 op = .leaveWorld

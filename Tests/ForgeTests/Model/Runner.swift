@@ -12,13 +12,45 @@ struct Disagreement: Error, CustomStringConvertible {
     var description: String { "step \(step), \(op): Forge saw \(forge), the model \(model)" }
 }
 
-/// One run: a root world in `context`, then `ops`, Forge and the model in step.
+/// One run: a root world in `context` (or with `inProcessWorld`, the process's world), then `ops`, Forge and the
+/// model in step.
 struct ModelRun {
     let context: ModelRunContext
     let ops: [Op]
+    var inProcessWorld = false
 
     /// Runs it; returns the first disagreement, if any.
     func check() -> Disagreement? {
+        inProcessWorld ? checkInProcessWorld() : checkInIsolatedWorld()
+    }
+
+    /// Runs it in the process's world, which it resets first and last: only a process of its own may.
+    private func checkInProcessWorld() -> Disagreement? {
+        Container.Registrations.reset()
+        Container.Scope.reset(includingSingletons: true)
+        Recorder.start()
+        var model = Model(processWorld: ())
+        var runner = ForgeSide()
+        var index = 0
+        if let disagreement = runner.run(ops, from: &index, depth: 0, model: &model) {
+            runner.held = []
+            Container.Registrations.reset()
+            Container.Scope.reset(includingSingletons: true)
+            return disagreement
+        }
+        runner.held = []
+        // Back to the baseline, with nothing kept: what the run kept is disposed of.
+        Container.Registrations.reset()
+        Container.Scope.reset(includingSingletons: true)
+        let ended = ForgeSide.observe(.nothing)
+        let expected = model.end()
+        if ended != expected {
+            return Disagreement(step: ops.count, op: "the reset after the run", forge: "\(ended)", model: "\(expected)")
+        }
+        return nil
+    }
+
+    private func checkInIsolatedWorld() -> Disagreement? {
         Recorder.start()
         var model = Model(context: context)
         var runner = ForgeSide()
@@ -55,7 +87,7 @@ struct ModelRun {
             while start < ops.count {
                 var candidate = ops
                 candidate.removeSubrange(start..<min(ops.count, start + chunk))
-                if ModelRun(context: context, ops: candidate).check() != nil {
+                if ModelRun(context: context, ops: candidate, inProcessWorld: inProcessWorld).check() != nil {
                     ops = candidate
                     removedAny = true
                 } else {
@@ -64,22 +96,35 @@ struct ModelRun {
             }
             if !removedAny { chunk /= 2 }
         }
-        return ModelRun(context: context, ops: ops)
+        return ModelRun(context: context, ops: ops, inProcessWorld: inProcessWorld)
     }
 
     /// The run as a Swift test to paste into ModelCheckTests.swift.
     var asTest: String {
-        let lines = ops.map { "            \($0)," }.joined(separator: "\n")
-        return """
-            @Test func modelRegression() {
-                let run = ModelRun(
-                    context: \(context),
-                    ops: [
+        let lines = ops.map { "        \($0)," }.joined(separator: "\n")
+        let run = """
+            let run = ModelRun(
+                context: \(context),
+                ops: [
             \(lines)
-                    ])
-                #expect(run.check() == nil)
+                ], inProcessWorld: \(inProcessWorld))
+            """
+        guard inProcessWorld else {
+            return "@Test func modelRegression() {\n\(indented(run, by: 4))\n    #expect(run.check() == nil)\n}"
+        }
+        return """
+            @Test func modelRegression() async {
+                await #expect(processExitsWith: .success) {  // the process's world: in a process of its own
+            \(indented(run, by: 8))
+                    precondition(run.check() == nil)
+                }
             }
             """
+    }
+
+    private func indented(_ text: String, by spaces: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { String(repeating: " ", count: spaces) + $0 }
+            .joined(separator: "\n")
     }
 }
 
@@ -90,13 +135,15 @@ extension ModelRunContext {
     var forge: SharedContainer.RunContext {
         SharedContainer.RunContext(
             arguments: hasArgument ? ["model", "--model"] : ["model"],
-            environment: isTest ? ["XCTestBundlePath": "/model.xctest"] : [:], isDebugBuild: isDebugBuild,
+            environment: (isTest ? ["XCTestBundlePath": "/model.xctest"] : [:])
+                .merging(isPreview ? ["XCODE_RUNNING_FOR_PREVIEWS": "1"] : [:]) { first, _ in first },
+            isDebugBuild: isDebugBuild,
             now: { Recorder.clock.value })
     }
 }
 
 /// Forge's side of a run: what the test holds, and the operations on the real factories.
-private struct ForgeSide {
+struct ForgeSide {
     var held: [ModelInstance] = []
 
     /// Runs `ops` from `index` in the current world, comparing each step with `model`, until the run ends or a
@@ -177,6 +224,8 @@ private struct ForgeSide {
         case .resetScope(let scope): scope.scope.reset()
         case .resetAllScopes(let includingSingletons):
             Container.Scope.reset(includingSingletons: includingSingletons)
+        case .resetScopesButSingletons:
+            Container.Scope.reset()
         case .scopeIsEmpty(let scope): return .bool(scope.scope.isEmpty)
         case .contribute(let number, let scope):
             let factory = Model.contributionFactory(number)
