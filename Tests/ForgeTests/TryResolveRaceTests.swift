@@ -13,6 +13,7 @@ extension Container {
     fileprivate static let racedPromise = Factory<Promised>.promised(scope: .cached)
     fileprivate static let racedUniquePromise = Factory<Promised>.promised()
     fileprivate static let racedAsyncPromise = AsyncFactory<Promised>.promised(scope: .cached)
+    fileprivate static let startsATask = Factory<Promised>.promised()
 }
 
 @Suite struct TryResolveRaceTests {
@@ -52,6 +53,30 @@ extension Container {
             let outcomes = await resolving.value
             precondition(outcomes.contains(false), "\(outcomes)")
         }
+    }
+}
+
+extension TryResolveRaceTests {
+    @Test("A task a tried promise's closure started, resolving it plainly once nothing fulfils it, stops as a call does")
+    func aTaskStartedInsideTheTriedResolution() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let reset = DispatchSemaphore(value: 0)
+            let returned = DispatchSemaphore(value: 0)
+            Container.startsATask.register {
+                Task {  // inherits what the tryResolve() around this closure set for its task
+                    reset.wait()
+                    _ = Container.startsATask()  // nothing fulfils it now: a plain call stops the process
+                    returned.signal()
+                }
+                return Promised()
+            }
+            _ = try? Container.startsATask.tryResolve()
+            Container.startsATask.reset()
+            reset.signal()
+            // Returning would mean the plain call got something that is no `Promised`.
+            if returned.wait(timeout: .now() + 30) == .success { exit(0) }
+        }
+        #expect(standardError(result).contains("is promised, and nothing is registered for it"))
     }
 }
 

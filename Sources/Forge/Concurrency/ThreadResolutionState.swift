@@ -52,6 +52,9 @@ final class ThreadResolutionState {
     /// Where problems reported to a test's world (``World/problemHandler``) go while this thread runs a part of
     /// another's resolution (``DeferredProblems``), or `nil` to report them at once.
     var deferredProblems: DeferredProblems?
+    /// The promised factory whose `tryResolve()` this thread resolves at the top level, after checking it could
+    /// (``TriedPromise``), with the depth of the closures running around that call.
+    var triedPromise: (factory: ObjectIdentifier, depth: Int)?
 
     /// Appends `factory`, whose closure is about to run with the parameter at `parameter`, to ``chain``.
     func appendToChain(_ factory: FactoryBox, with parameter: UnsafeRawPointer) {

@@ -96,7 +96,10 @@ extension FactoryBox {
         TaskResolutionState.checkCycle(self, with: parameter)
         let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
         if slot.reportsLiveClosures { reportIfLive(registration, in: world) }
-        guard let make = registration?.make ?? closureForCurrentContext() else {
+        guard
+            let make = registration?.make
+                ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))
+        else {
             throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
         }
         let hook: (@Sendable (AnyObject) async -> Void)?

@@ -10,7 +10,9 @@ extension FactoryBox {
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }
         if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }  // no hook: see plainClosure
-        guard let make = closureForCurrentContext() else { return TriedPromise.unfulfilled }
+        guard let make = closureForCurrentContext(tried: TriedPromise.isTried(self)) else {
+            return TriedPromise.unfulfilled
+        }
         return finishMaking(make.run(with: parameter))
     }
 
@@ -22,12 +24,13 @@ extension FactoryBox {
 
     /// The closure that runs when no registration overrides the factory: the first context whose condition holds in
     /// the current world, else the factory's own. When a promised factory has neither, stops with the promise's
-    /// message, or returns `nil` in the resolution of a `tryResolve()` of this factory (``TriedPromise``).
-    func closureForCurrentContext() -> Maker? {
+    /// message, or returns `nil` if `tried`: in the resolution a `tryResolve()` of this factory makes
+    /// (``TriedPromise``).
+    func closureForCurrentContext(tried: @autoclosure () -> Bool = false) -> Maker? {
         let context = World.current.runContext
         if let make = definition.contexts.first(where: { $0.condition.holds(in: context) })?.make { return make }
         guard let closure = definition.closure else {
-            if TriedPromise.factory == ObjectIdentifier(self) { return nil }
+            if tried() { return nil }
             Report.promiseNotFulfilled(declaration, definition.site)
         }
         return closure
@@ -71,7 +74,11 @@ extension FactoryBox {
     /// throws the unfulfilled promise, instead of stopping the process.
     private func resolveChecked(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject {
         guard isPromised else { return resolveObject(parameter) }
-        let made = TriedPromise.$factory.withValue(ObjectIdentifier(self)) { resolveObject(parameter) }
+        let thread = ThreadResolutionState.current
+        let outer = thread.triedPromise
+        thread.triedPromise = (ObjectIdentifier(self), ThreadResolutionState.depth)
+        let made = resolveObject(parameter)
+        thread.triedPromise = outer
         guard made !== TriedPromise.unfulfilled else {
             throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: World.current)
         }
@@ -228,10 +235,12 @@ extension FactoryBox {
     }
 }
 
-/// The promised factory whose `tryResolve()` the current task is resolving, after checking that something fulfils
-/// it: if a change on another thread takes that away before the closure is chosen, the resolution ends with
-/// ``unfulfilled`` (never kept, decorated or given to a caller as a `T`), and `tryResolve()` throws, rather than the
-/// process stopping.
+/// A promised factory whose `tryResolve()` resolves it after checking that something fulfils it: if a change on
+/// another thread or task takes that away before the closure is chosen, `tryResolve()` throws, rather than the process
+/// stopping. A synchronous one is the thread's (``ThreadResolutionState/triedPromise``), for its own closure's run at
+/// the top level of the call only, which then ends with ``unfulfilled`` (never kept, decorated or given to a caller as
+/// a `T`); an async one is the task's (``factory``), whose closure's run throws the unfulfilled promise, and a plain
+/// resolution in a task it started, that awaited it, stops the process with it, as its own would have.
 enum TriedPromise {
     @TaskLocal static var factory: ObjectIdentifier?
 
@@ -241,4 +250,11 @@ enum TriedPromise {
     private static let marker = Unfulfilled()
 
     private final class Unfulfilled: Sendable {}
+
+    /// Whether `box`'s closure, about to run on this thread, is the top-level run of this thread's `tryResolve()`.
+    static func isTried(_ box: FactoryBox) -> Bool {
+        guard let tried = ThreadResolutionState.current.triedPromise else { return false }
+        // runClosure has entered the closure: one deeper than the call.
+        return tried.factory == ObjectIdentifier(box) && ThreadResolutionState.depth == tried.depth + 1
+    }
 }
