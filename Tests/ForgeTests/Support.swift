@@ -174,6 +174,14 @@ func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T? {
     return done.wait(timeout: .now() + 10) == .success ? result.value : nil
 }
 
+/// Runs `work` on a new thread and returns what it returns, without blocking the caller's thread: for work that blocks,
+/// or runs long, which must not hold one of the few threads that every test's tasks share.
+func awaitingAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
+
 /// Runs `work` on a global dispatch queue, as ``onAThread(_:)`` does.
 func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T? {
     let result = Locked<T?>(nil)

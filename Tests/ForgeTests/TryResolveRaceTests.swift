@@ -57,7 +57,7 @@ extension Container {
 }
 
 extension TryResolveRaceTests {
-    @Test("A task a tried promise's closure started, resolving it plainly once nothing fulfils it, stops as a call does")
+    @Test("A task started in a tried promise's closure, resolving it once nothing fulfils it, stops as a call does")
     func aTaskStartedInsideTheTriedResolution() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let reset = DispatchSemaphore(value: 0)

@@ -47,13 +47,6 @@ private func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) 
     }
 }
 
-/// What `work` returns, run on a new thread, awaited without blocking a cooperative thread.
-private func awaitingAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
-    }
-}
-
 @Suite struct WorldRaceTests {
     @Test("Escape checks from two threads while worlds that override the factory watch, stop watching and end")
     func escapeChecksWhileWorldsComeAndGo() async {

@@ -94,8 +94,8 @@ extension FactoryBox {
         -> AnyObject
     {
         TaskResolutionState.checkCycle(self, with: parameter)
-        let registration = slot.hasRegistration ? slot.reading { $0.registration } : nil
-        if slot.reportsLiveClosures { reportIfLive(registration, in: world) }
+        let summary = slot.summary
+        let registration = summary.isEmpty ? nil : registration(in: slot, summary, reportingIfLive: false)
         guard
             let make = registration?.make
                 ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))

@@ -107,9 +107,6 @@ final class FactoryBox: @unchecked Sendable {
     let definition: FactoryDefinition
     /// Whether a context (`onTest`, `onArg` and the others) may replace the factory's own closure.
     let hasContexts: Bool
-    /// Whether a closure that runs live here is reported (``reportIfLive(_:in:)``): a slot of a strict test's world,
-    /// for a factory not marked `liveInTests`, and its parameter values' cells. Never the process's slot, the box.
-    let reportsLiveClosures: Bool
     let scope: SharedContainer.Scope
     let kind: SharedContainer.Scope.Kind
 
@@ -134,7 +131,6 @@ final class FactoryBox: @unchecked Sendable {
         if case .sync(let make)? = closure { plainClosure = make } else { plainClosure = nil }
         self.state = SlotState(registration: nil, dispose: nil)
         self.hasContexts = false
-        self.reportsLiveClosures = false
         self.scope = scope
         self.kind = kind
         self.definition = FactoryDefinition(
@@ -150,7 +146,6 @@ final class FactoryBox: @unchecked Sendable {
     init(_ definition: consuming FactoryDefinition) {
         let hasContexts = definition.contexts.count != 0
         self.hasContexts = hasContexts
-        self.reportsLiveClosures = false
         if !hasContexts && definition.afterMake == nil, case .sync(let make)? = definition.closure {
             plainClosure = make
         } else {
@@ -171,14 +166,16 @@ final class FactoryBox: @unchecked Sendable {
     init(slotOf factory: FactoryBox, registration: Registration?, reportsLiveClosures: Bool? = nil) {
         self.definition = factory.definition
         self.hasContexts = factory.hasContexts
-        self.reportsLiveClosures = reportsLiveClosures ?? factory.reportsLiveClosures
         self.plainClosure = factory.plainClosure
         self.scope = factory.scope
         self.kind = factory.kind
         self.path = factory.path
         self.representation = factory.representation
         self.state = SlotState(registration: registration, dispose: factory.definition.dispose)
-        if registration != nil { LockWord.store(1, to: words + 1) }
+        var summary = Summary()
+        if registration != nil { summary.insert(.hasRegistration) }
+        if reportsLiveClosures ?? factory.reportsLiveClosures { summary.insert(.reportsLiveClosures) }
+        if !summary.isEmpty { LockWord.store(summary.rawValue, to: words + 1) }
     }
 
     deinit { LockWordPool.shared.giveBack(words) }

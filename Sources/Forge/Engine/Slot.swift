@@ -33,9 +33,25 @@ extension FactoryBox: StateLock {
         return body(&state)
     }
 
-    /// Whether the slot has an override, read without the lock, so that a unique resolution of a factory without
-    /// one (the common case) takes no lock (Benchmarks/README.md, "Design choices").
-    var hasRegistration: Bool { LockWord.load(words + 1) != 0 }
+    /// What a closure's run needs to know of the slot, read without the lock, so that a unique resolution of a factory
+    /// without an override in a lenient world (the common case) takes no lock and tests one word
+    /// (Benchmarks/README.md, "Design choices"): ``Summary/hasRegistration``, and
+    /// ``Summary/reportsLiveClosures``, which never changes.
+    var summary: Summary { Summary(rawValue: LockWord.load(words + 1)) }
+
+    /// Whether the slot has an override, read without the lock.
+    var hasRegistration: Bool { summary.contains(.hasRegistration) }
+
+    /// Whether a closure that runs live here is reported (``reportIfLive(_:in:chain:)``): a slot of a strict test's
+    /// world, for a factory not marked `liveInTests`, and its parameter values' cells. Never the process's slot.
+    var reportsLiveClosures: Bool { summary.contains(.reportsLiveClosures) }
+
+    /// The bits of ``summary``.
+    struct Summary: OptionSet {
+        let rawValue: UInt32
+        static let hasRegistration = Summary(rawValue: 1)
+        static let reportsLiveClosures = Summary(rawValue: 2)
+    }
 
     /// The override, or `nil`.
     var registration: Registration? { reading { $0.registration } }
@@ -46,7 +62,10 @@ extension FactoryBox: StateLock {
         withLock { state in
             garbage.append(state.registration)
             state.registration = new
-            LockWord.store(new == nil ? 0 : 1, to: words + 1)  // under the lock, so it changes with the state
+            // Under the lock, so that it changes with the state.
+            var summary = self.summary
+            if new == nil { summary.remove(.hasRegistration) } else { summary.insert(.hasRegistration) }
+            LockWord.store(summary.rawValue, to: words + 1)
             if !keepingInstance { state.dropInstance(into: &garbage) }
         }
     }

@@ -3,8 +3,9 @@
 // every interleaving is checked against the history of ticks: the changes, in one thread, are in one order, and each
 // resolution falls between two of them, or overlaps some.
 import Dispatch
-@_spi(ForgeTesting) import Forge
 import Foundation
+
+@_spi(ForgeTesting) @testable import Forge
 
 /// One concurrent run and its checks.
 struct ConcurrentModelRun {
@@ -62,6 +63,9 @@ struct ConcurrentModelRun {
         var resolutions: [Resolution] { lock.withLock { resolutionsStorage } }
     }
 
+    /// How many resolutions a check saw, and how many of them overlapped a change.
+    static let overlap = Locked((resolutions: 0, overlapping: 0))
+
     /// Runs it; returns what failed to hold, if anything.
     func check() -> [String] {
         Recorder.start(recordingCreations: true)
@@ -91,21 +95,29 @@ struct ConcurrentModelRun {
     /// world has ended.
     private func runWorld(_ world: Int, history: WorldHistory, seed: UInt64, problems: Locked<[String]>) {
         let report: @Sendable (ResolutionError) -> Void = { problem in problems.mutate { $0.append("\(problem)") } }
+        let worlds = Locked<[WeakWorld]>([])
         Container.Registrations.isolated(
             named: "concurrent \(world)", fileID: #fileID, line: #line, reportingProblems: report
         ) {
+            worlds.mutate { $0.append(WeakWorld(World.current)) }
             Container.Registrations.isolated(runContext: history.context.forge) {
+                worlds.mutate { $0.append(WeakWorld(World.current)) }
                 let carried = Container.Registrations.capture()
                 let finished = DispatchSemaphore(value: 0)
+                // The threads start at once, so that changes and resolutions overlap. (The task does not wait: it
+                // must not block one of the threads every test's tasks share.)
+                let start = Barrier(parties: readerThreads + 1)
                 var generator = SplitMix64(seed: seed)
                 let changerSeed = generator.next()
                 Thread {
+                    start.arriveAndWait()
                     carried.run { change(world, history: history, seed: changerSeed) }
                     finished.signal()
                 }.start()
                 for _ in 0..<readerThreads {
                     let readerSeed = generator.next()
                     Thread {
+                        start.arriveAndWait()
                         carried.run { read(world, history: history, seed: readerSeed) }
                         finished.signal()
                     }.start()
@@ -121,6 +133,15 @@ struct ConcurrentModelRun {
                     return
                 }
             }
+        }
+        // The reader task holds its world until it is torn down, after it signalled: the worlds end, and dispose of
+        // what they kept, only then.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while worlds.value.contains(where: { $0.world != nil }) {
+            guard ContinuousClock.now < deadline else {
+                return problems.mutate { $0.append("world \(world): did not end within 30 seconds") }
+            }
+            usleep(500)
         }
     }
 
@@ -237,13 +258,15 @@ extension ConcurrentModelRun {
                 // Changes 0..<before ended before it started; changes 0..<overlapping started before it ended.
                 let before = changes.prefix { $0.end < resolution.start }.count
                 let overlapping = changes.prefix { $0.start < resolution.end }.count
+                Self.overlap.mutate { $0 = ($0.resolutions + 1, $0.overlapping + (before == overlapping ? 0 : 1)) }
                 let makers = Set(
                     states[before...overlapping].map { state in
                         state[resolution.factory] ?? history.context.first(of: factory.contexts)?.rawValue ?? "own"
                     })
-                let registered = states[before...overlapping].contains { $0[resolution.factory] != nil }
                 guard case .instance(let instance) = resolution.result else {
-                    let unfulfillable = factory.isPromised && (!registered || makers.contains("own"))
+                    // Unfulfilled at some point meanwhile: no registration and no context (a kept instance may still
+                    // have fulfilled it, which is why an instance is no error).
+                    let unfulfillable = factory.isPromised && makers.contains("own")
                     if resolution.result != .promiseNotFulfilled || !unfulfillable {
                         failures.append("world \(world): \(factory.name) gave \(resolution.result)")
                     }
@@ -328,5 +351,36 @@ extension ConcurrentModelRun {
             }
         }
         return failures
+    }
+}
+
+/// A world, held weakly, to tell when it has ended.
+struct WeakWorld: @unchecked Sendable {
+    // @unchecked: a weak reference is safe to load from any thread.
+    weak var world: World?
+    init(_ world: World) { self.world = world }
+}
+
+/// Lets a number of threads go on together, once all have arrived (or after 60 seconds).
+final class Barrier: Sendable {
+    private let remaining: Locked<Int>
+    private let go = DispatchSemaphore(value: 0)
+    private let parties: Int
+
+    init(parties: Int) {
+        self.parties = parties
+        remaining = Locked(parties)
+    }
+
+    func arriveAndWait() {
+        let isLast = remaining.withLock { remaining in
+            remaining -= 1
+            return remaining == 0
+        }
+        if isLast {
+            for _ in 1..<parties { go.signal() }
+        } else {
+            _ = go.wait(timeout: .now() + 60)
+        }
     }
 }

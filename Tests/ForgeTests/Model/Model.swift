@@ -159,10 +159,7 @@ struct Model {
         case .resetScopesButSingletons:
             for key in current.kept.keys where scopeOf(key.factory).kind != .singleton { drop(key) }
         case .scopeIsEmpty(let scope):
-            value = .bool(
-                !current.kept.contains { key, kept in
-                    scopeOf(key.factory) == scope && isAlive(kept, of: scope)
-                })
+            value = .bool(isEmpty(scope))
         case .enterWorld(let context):
             // A top-level world starts from the process's baseline; a nested one, from its enclosing world.
             let registrations = worlds.count == 1 && rootIsProcessWorld ? current.baseline : current.registrations
@@ -186,7 +183,17 @@ struct Model {
             clock += seconds
         }
         defer { (afterMade, disposed) = ([], []) }
-        return Observed(value: value, afterMade: afterMade, disposed: disposed.sorted())
+        return Observed(value: value, afterMade: afterMade, disposed: disposed.sorted(), emptiness: emptiness)
+    }
+
+    /// Each scope's `isEmpty`, then `Registrations.isEmpty`, in the current world.
+    var emptiness: [Bool] {
+        ModelScope.allCases.map(isEmpty) + [current.registrations == current.baseline]
+    }
+
+    private func isEmpty(_ scope: ModelScope) -> Bool {
+        let kept = current.kept.filter { key, _ in scopeOf(key.factory) == scope }.values
+        return !kept.contains { isAlive($0, of: scope) }
     }
 
     /// What a world left at the end of a run: its instances, disposed of, innermost world first.

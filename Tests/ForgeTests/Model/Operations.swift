@@ -123,8 +123,11 @@ struct Observed: Equatable, CustomStringConvertible {
     var afterMade: [Int] = []
     /// The instances `onDispose` was called with, sorted: a step that lets go of several names no order.
     var disposed: [Int] = []
+    /// After the step, in the current world: each scope's `isEmpty`, in ``ModelScope`` order, then
+    /// `Registrations.isEmpty`.
+    var emptiness: [Bool] = []
 
-    var description: String { "\(value), afterMake \(afterMade), disposed \(disposed)" }
+    var description: String { "\(value), afterMake \(afterMade), disposed \(disposed), empty \(emptiness)" }
 }
 
 /// A small, fast generator whose whole state is one word: a seed gives the same operations on every machine.

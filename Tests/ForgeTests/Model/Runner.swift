@@ -42,7 +42,7 @@ struct ModelRun {
         // Back to the baseline, with nothing kept: what the run kept is disposed of.
         Container.Registrations.reset()
         Container.Scope.reset(includingSingletons: true)
-        let ended = ForgeSide.observe(.nothing)
+        let ended = ForgeSide.observe(.nothing, withEmptiness: false)
         let expected = model.end()
         if ended != expected {
             return Disagreement(step: ops.count, op: "the reset after the run", forge: "\(ended)", model: "\(expected)")
@@ -66,7 +66,7 @@ struct ModelRun {
         }
         if let disagreement { return disagreement }
         // The root world ended: what it kept was disposed of.
-        let ended = ForgeSide.observe(.nothing)
+        let ended = ForgeSide.observe(.nothing, withEmptiness: false)
         let expected = model.end()
         if ended != expected {
             return Disagreement(step: ops.count, op: "the end of the run", forge: "\(ended)", model: "\(expected)")
@@ -158,10 +158,16 @@ struct ForgeSide {
             switch op {
             case .enterWorld(let context):
                 let expected = model.apply(op)
-                let entered = Self.observe(.nothing)
-                if entered != expected { return Disagreement(step, op, entered, expected) }
                 var inner: Disagreement?
-                let run = { inner = self.run(ops, from: &index, depth: depth + 1, model: &model) }
+                let run = {
+                    // What the new world says, seen from inside it.
+                    let entered = Self.observe(.nothing)
+                    if entered != expected {
+                        inner = Disagreement(step, op, entered, expected)
+                        return
+                    }
+                    inner = self.run(ops, from: &index, depth: depth + 1, model: &model)
+                }
                 if let context {
                     Container.Registrations.isolated(runContext: context.forge, run)
                 } else {
@@ -184,10 +190,15 @@ struct ForgeSide {
         return nil
     }
 
-    /// What the step's own operation returned, with the hooks it called.
-    static func observe(_ value: Observed.Value) -> Observed {
+    /// What the step's own operation returned, with the hooks it called; `withEmptiness`, what the current world's
+    /// scopes and registrations say after it.
+    static func observe(_ value: Observed.Value, withEmptiness: Bool = true) -> Observed {
         let hooks = Recorder.takeHooks()
-        return Observed(value: value, afterMade: hooks.afterMade, disposed: hooks.disposed.sorted())
+        let emptiness =
+            withEmptiness
+            ? ModelScope.allCases.map(\.scope.isEmpty) + [Container.Registrations.isEmpty] : []
+        return Observed(
+            value: value, afterMade: hooks.afterMade, disposed: hooks.disposed.sorted(), emptiness: emptiness)
     }
 
     private mutating func perform(_ op: Op) -> Observed.Value {
