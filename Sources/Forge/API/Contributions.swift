@@ -25,7 +25,10 @@
 ///   (a test's), it is that world's alone: the process's list never sees it.
 /// - **push() and pop().** `pop()` drops the contributions made since its `push()`.
 /// - **reset().** ``reset()`` empties the list in the current world, so a test can start from none and contribute
-///   what it needs; `Registrations.reset()` returns it to the baseline.
+///   what it needs; `Registrations.reset()` returns it to the baseline. A contribution's instance that a scope
+///   keeps stays in that scope until the scope lets go of it, whether the list still names the contribution or not.
+/// - **Registrations.isEmpty.** The list counts as a registration: after `contribute` or ``reset()``,
+///   `Registrations.isEmpty` is `false` until `Registrations.reset()`.
 public struct Contributions<Element>: Sendable {
     /// A unique factory of `[Element]`, whose registration in each world is that world's list. It only resolves the
     /// contributions, each checked in turn, so a strict test never reports the list itself.

@@ -42,8 +42,8 @@ extension ParameterFactory {
 }
 
 extension Factory {
-    /// Lets a kept instance expire `seconds` after it was cached: the first resolution after that drops it,
-    /// disposes of it (``onDispose(_:)``) and makes a new one.
+    /// Lets a kept instance expire `seconds` after it was cached (at that instant, it has expired): the first
+    /// resolution after that drops it, disposes of it (``onDispose(_:)``) and makes a new one.
     ///
     /// Expiry is checked when the factory is resolved: until then, or until a reset, the scope still holds the
     /// expired instance, and `isEmpty` counts it.

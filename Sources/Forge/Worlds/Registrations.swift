@@ -27,8 +27,9 @@ extension SharedContainer {
         /// Restores the registrations saved by the matching ``push()``.
         ///
         /// It also drops every instance cached since that `push()`, in every scope, singletons included, so
-        /// that nothing made with a popped override (or from one) is ever returned again. Without a matching
-        /// `push()` it changes nothing, and warns in debug builds.
+        /// that nothing made with a popped override (or from one) is ever returned again; and, as any change of a
+        /// factory's registration does, the instance of each factory whose registration it changes back, however
+        /// old. Without a matching `push()` it changes nothing, and warns in debug builds.
         public static func pop() {
             guard World.current.pop() else {
                 Report.warn(
@@ -60,8 +61,9 @@ extension SharedContainer {
         /// Returns every factory to its baseline and empties the push/pop stack.
         ///
         /// The baseline is the factory's own closure, or what ``AutoRegistering/registerAllServices()``
-        /// registered for it; `registerAllServices()` does not run again. A factory whose registration changes
-        /// loses its cached instance.
+        /// registered for it; `registerAllServices()` does not run again. In an isolated world, it is the
+        /// registrations the world started with (in a nested world, the enclosing world's). A factory whose
+        /// registration changes loses its cached instance.
         public static func reset() {
             World.current.resetRegistrations()
         }

@@ -54,6 +54,9 @@ struct Model {
     private var clock = 0.0
     private var afterMade: [Int] = []
     private var disposed: [Int] = []
+    /// Whether a scope keeps what a resolution makes: not for one that overlapped a change, in a linearizability
+    /// check (Forge gives its caller such an instance without keeping it).
+    var cachesNewInstances = true
 
     /// Whether the root world is the process's, whose nested worlds start from its baseline, not its registrations.
     private let rootIsProcessWorld: Bool
@@ -231,6 +234,7 @@ struct Model {
                 if clock >= kept.expiresAt { drop(key) }
             }
             let made = make(factory, parameter: parameter, graph: &graph)
+            guard cachesNewInstances else { return made }
             let timeToLive = factory < ModelFactory.all.count ? ModelFactory.all[factory].timeToLive : nil
             current.sequence += 1
             let expires = current.usesModelClock ? timeToLive.map { clock + $0 } : nil

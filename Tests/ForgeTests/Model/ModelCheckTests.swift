@@ -4,7 +4,7 @@
 //   FORGE_MODEL_SECONDS=3600 swift test --filter ModelCheckTests          # an hour, before a release
 //   FORGE_MODEL_SEED=1234 swift test --filter ModelCheckTests             # one seed again
 //
-// A disagreement is shrunk to a shortest run and printed as a test to paste below.
+// A disagreement is shrunk to a shortest run and printed as a test to paste at the end of this file.
 import Foundation
 import Testing
 
@@ -140,3 +140,39 @@ extension ModelCheckTests {
 private let underASanitizer =
     dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
     || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+
+extension ModelCheckTests {
+    @Test("Small concurrent histories are linearizable against the model")
+    func smallHistoriesAreLinearizable() async {
+        let failure = await awaitingAThread { Self.smallHistories(ModelBudget.fromEnvironment(operations: 30_000)) }
+        if let failure { Issue.record(Comment(rawValue: failure)) }
+    }
+
+    /// Small histories until `budget` (in operations) is spent, or one is not linearizable, which it describes.
+    static func smallHistories(_ budget: ModelBudget) -> String? {
+        var seeds = SplitMix64(seed: budget.seed)
+        print("Model check, linearizability: seed \(budget.seed) (FORGE_MODEL_SEED=\(budget.seed) runs it again)")
+        let started = ContinuousClock.now
+        var operations = 0
+        var histories = 0
+        while !budget.isSpent(operations: operations, since: started) {
+            let seed = seeds.next()
+            let history = SmallHistory.record(seed: seed)
+            if !history.isLinearizable {
+                let threads = history.threads.enumerated().map { thread, events in
+                    "thread \(thread): "
+                        + events.map { "\($0.op) [\($0.start)-\($0.end)] -> \($0.result)" }.joined(separator: "; ")
+                }
+                return """
+                    A small history is not linearizable (seed \(budget.seed), SmallHistory seed \(seed), context \
+                    \(history.context)):
+                    \(threads.joined(separator: "\n"))
+                    """
+            }
+            operations += history.threads.map(\.count).reduce(0, +)
+            histories += 1
+        }
+        print("Model check, linearizability: \(histories) histories of \(operations) operations, each linearizable")
+        return nil
+    }
+}

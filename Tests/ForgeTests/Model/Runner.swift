@@ -109,14 +109,24 @@ struct ModelRun {
             \(lines)
                 ], inProcessWorld: \(inProcessWorld))
             """
+        // In the serialized suite: the model's factories record into one recorder.
         guard inProcessWorld else {
-            return "@Test func modelRegression() {\n\(indented(run, by: 4))\n    #expect(run.check() == nil)\n}"
+            return """
+                extension ModelCheckTests {
+                    @Test func modelRegression() {
+                \(indented(run, by: 8))
+                        #expect(run.check() == nil)
+                    }
+                }
+                """
         }
         return """
-            @Test func modelRegression() async {
-                await #expect(processExitsWith: .success) {  // the process's world: in a process of its own
-            \(indented(run, by: 8))
-                    precondition(run.check() == nil)
+            extension ModelCheckTests {
+                @Test func modelRegression() async {
+                    await #expect(processExitsWith: .success) {  // the process's world: in a process of its own
+            \(indented(run, by: 12))
+                        if let disagreement = run.check() { preconditionFailure("\\(disagreement)") }
+                    }
                 }
             }
             """
@@ -201,7 +211,8 @@ struct ForgeSide {
             value: value, afterMade: hooks.afterMade, disposed: hooks.disposed.sorted(), emptiness: emptiness)
     }
 
-    private mutating func perform(_ op: Op) -> Observed.Value {
+    /// Runs `op` on Forge in the current world: any but entering and leaving a world.
+    mutating func perform(_ op: Op) -> Observed.Value {
         switch op {
         case .resolve(let factory, let parameter):
             return .instance(ModelFactory.all[factory].resolveWith(parameter).observed)
