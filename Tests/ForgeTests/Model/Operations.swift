@@ -176,12 +176,13 @@ extension Op {
             case 73..<77:
                 op = .enterWorld(Bool.random(using: &generator) ? ModelRunContext.random(using: &generator) : nil)
                 depth += 1
-            case 77..<81:
+            case 77..<81 where depth > 0:
                 op = .leaveWorld
-                depth = max(0, depth - 1)
+                depth -= 1
+            case 77..<81:
+                op = .resolve(factory)
             case 81..<85:
-                let scopes: [ModelScope] = [.unique, .cached, .singleton]
-                op = .contribute(number: number, scope: scopes.randomElement(using: &generator)!)
+                op = .contribute(number: number, scope: ModelScope.allCases.randomElement(using: &generator)!)
             case 85..<92: op = .resolveList
             case 92..<94: op = .resetList
             default: op = .advanceClock(Double(Int.random(in: 1...8, using: &generator)))
