@@ -44,35 +44,25 @@ enum ModelCheck {
     static func randomRuns(
         _ budget: ModelBudget, inProcessWorld: Bool = false, log: (String) -> Void = { print($0) }
     ) -> String? {
-        var seeds = SplitMix64(seed: budget.seed)
         let world = inProcessWorld ? " in the process's world" : ""
-        log("Model check\(world): seed \(budget.seed) (FORGE_MODEL_SEED=\(budget.seed) runs it again)")
-        let started = ContinuousClock.now
-        var operations = 0
-        var runs = 0
-        while !budget.isSpent(operations: operations, since: started) {
-            var generator = SplitMix64(seed: seeds.next())
+        return budget.spend(name: "Model check\(world)", held: "no disagreement", log: log) { seed, index in
+            var generator = SplitMix64(seed: seed)
             let context = ModelRunContext.random(using: &generator)
             let ops = Op.randomRun(count: Int.random(in: 20...300, using: &generator), using: &generator)
             let run = ModelRun(context: context, ops: ops, inProcessWorld: inProcessWorld)
-            if let disagreement = run.check() {
-                let shrunk = run.shrunk()
-                let first = shrunk.check().map { "\($0)" } ?? "none after shrinking"
-                return """
-                    Forge and the model disagree\(world) (seed \(budget.seed), run \(runs)): \(disagreement)
-                    Shrunk to \(shrunk.ops.count) operations, first disagreement: \(first)
-                    As a test:
-                    \(shrunk.asTest)
-                    """
-            }
-            operations += ops.count
-            runs += 1
+            guard let disagreement = run.check() else { return (ops.count, nil) }
+            let shrunk = run.shrunk()
+            let first = shrunk.check().map { "\($0)" } ?? "none after shrinking"
+            return (
+                ops.count,
+                """
+                Forge and the model disagree\(world) (seed \(budget.seed), run \(index)): \(disagreement)
+                Shrunk to \(shrunk.ops.count) operations, first disagreement: \(first)
+                As a test:
+                \(shrunk.asTest)
+                """
+            )
         }
-        let seconds = (ContinuousClock.now - started) / .seconds(1)
-        log(
-            "Model check\(world): \(operations) operations in \(runs) runs, \(Int(Double(operations) / seconds)) per "
-                + "second, no disagreement")
-        return nil
     }
 }
 
@@ -91,6 +81,30 @@ struct ModelBudget {
         return ModelBudget(operations: seconds == nil ? operations : nil, seconds: seconds, seed: seed)
     }
 
+    /// Calls `run` with a seed drawn from this budget's seed and its index, until the operations it counts (or the
+    /// time) are spent, or it returns a failure, which this returns; logs the seed first, and at the end how many
+    /// operations ran, how fast, and `held` (an autoclosure, read at the end).
+    func spend(
+        name: String, held: @autoclosure () -> String, log: (String) -> Void = { print($0) },
+        _ run: (_ seed: UInt64, _ index: Int) -> (operations: Int, failure: String?)
+    ) -> String? {
+        var seeds = SplitMix64(seed: seed)
+        log("\(name): seed \(seed) (FORGE_MODEL_SEED=\(seed) runs it again)")
+        let started = ContinuousClock.now
+        var operations = 0
+        var runs = 0
+        while !isSpent(operations: operations, since: started) {
+            let (done, failure) = run(seeds.next(), runs)
+            if let failure { return failure }
+            operations += done
+            runs += 1
+        }
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        let rate = Int(Double(operations) / seconds)
+        log("\(name): \(operations) operations in \(runs) runs, \(rate) per second, \(held())")
+        return nil
+    }
+
     func isSpent(operations done: Int, since started: ContinuousClock.Instant) -> Bool {
         if let operations { return done >= operations }
         return ContinuousClock.now - started >= .milliseconds(Int((seconds ?? 0) * 1000))
@@ -107,32 +121,28 @@ extension ModelCheckTests {
 
     /// Concurrent runs until `budget` is spent, or one breaks what must hold, which it returns.
     static func concurrentRuns(_ budget: ModelBudget) -> String? {
-        var seeds = SplitMix64(seed: budget.seed)
-        print("Model check, concurrent: seed \(budget.seed) (FORGE_MODEL_SEED=\(budget.seed) runs it again)")
-        let started = ContinuousClock.now
-        var operations = 0
-        var runs = 0
-        while !budget.isSpent(operations: operations, since: started) {
+        budget.spend(
+            name: "Model check, concurrent",
+            held: {
+                let overlap = ConcurrentModelRun.overlap.value
+                return
+                    "every invariant held; \(overlap.overlapping) of \(overlap.resolutions) resolutions overlapped a "
+                    + "change"
+            }()
+        ) { seed, index in
             let run = ConcurrentModelRun(
-                seed: seeds.next(), worlds: 2, changesPerWorld: 120, resolutionsPerReader: 150, readerThreads: 2)
+                seed: seed, worlds: 2, changesPerWorld: 120, resolutionsPerReader: 150, readerThreads: 2)
             let failures = run.check()
-            if !failures.isEmpty {
-                return """
-                    A concurrent run broke what must hold (seed \(budget.seed), run \(runs), \
-                    ConcurrentModelRun seed \(run.seed)):
-                    \(failures.prefix(20).joined(separator: "\n"))
-                    """
-            }
-            operations += run.operations
-            runs += 1
+            guard !failures.isEmpty else { return (run.operations, nil) }
+            return (
+                run.operations,
+                """
+                A concurrent run broke what must hold (seed \(budget.seed), run \(index), ConcurrentModelRun seed \
+                \(seed)):
+                \(failures.prefix(20).joined(separator: "\n"))
+                """
+            )
         }
-        let seconds = (ContinuousClock.now - started) / .seconds(1)
-        let overlap = ConcurrentModelRun.overlap.value
-        print(
-            "Model check, concurrent: \(operations) operations in \(runs) runs, "
-                + "\(Int(Double(operations) / seconds)) per second, every invariant held; "
-                + "\(overlap.overlapping) of \(overlap.resolutions) resolutions overlapped a change")
-        return nil
     }
 }
 
@@ -150,29 +160,22 @@ extension ModelCheckTests {
 
     /// Small histories until `budget` (in operations) is spent, or one is not linearizable, which it describes.
     static func smallHistories(_ budget: ModelBudget) -> String? {
-        var seeds = SplitMix64(seed: budget.seed)
-        print("Model check, linearizability: seed \(budget.seed) (FORGE_MODEL_SEED=\(budget.seed) runs it again)")
-        let started = ContinuousClock.now
-        var operations = 0
-        var histories = 0
-        while !budget.isSpent(operations: operations, since: started) {
-            let seed = seeds.next()
+        budget.spend(name: "Model check, linearizability", held: "each history linearizable") { seed, _ in
             let history = SmallHistory.record(seed: seed)
-            if !history.isLinearizable {
-                let threads = history.threads.enumerated().map { thread, events in
-                    "thread \(thread): "
-                        + events.map { "\($0.op) [\($0.start)-\($0.end)] -> \($0.result)" }.joined(separator: "; ")
-                }
-                return """
-                    A small history is not linearizable (seed \(budget.seed), SmallHistory seed \(seed), context \
-                    \(history.context)):
-                    \(threads.joined(separator: "\n"))
-                    """
+            let operations = history.threads.map(\.count).reduce(0, +)
+            guard !history.isLinearizable else { return (operations, nil) }
+            let threads = history.threads.enumerated().map { thread, events in
+                "thread \(thread): "
+                    + events.map { "\($0.op) [\($0.start)-\($0.end)] -> \($0.result)" }.joined(separator: "; ")
             }
-            operations += history.threads.map(\.count).reduce(0, +)
-            histories += 1
+            return (
+                operations,
+                """
+                A small history is not linearizable (seed \(budget.seed), SmallHistory seed \(seed), context \
+                \(history.context)):
+                \(threads.joined(separator: "\n"))
+                """
+            )
         }
-        print("Model check, linearizability: \(histories) histories of \(operations) operations, each linearizable")
-        return nil
     }
 }
