@@ -159,7 +159,8 @@ struct ConcurrentModelRun {
                 case 0..<35: .register(factory, number: number)
                 case 35..<55: .reset(factory, Op.ResetOption.allCases.randomElement(using: &generator)!)
                 case 55..<65: .resetScope([.cached, .singleton, .session].randomElement(using: &generator)!)
-                case 65..<70: .resetAllScopes(includingSingletons: Bool.random(using: &generator))
+                case 65..<68: .resetAllScopes(includingSingletons: Bool.random(using: &generator))
+                case 68..<70: .resetRegistrations
                 case 70..<85: .push
                 default: stack.isEmpty ? .push : .pop
                 }
@@ -186,6 +187,11 @@ struct ConcurrentModelRun {
                     ModelFactory.all.indices.filter {
                         includingSingletons || ModelFactory.all[$0].scope.kind != .singleton
                     })
+            case .resetRegistrations:
+                Container.Registrations.reset()
+                registrations = [app: "app"]
+                stack = []
+                dropped = Set(ModelFactory.all.indices.filter { before[$0] != registrations[$0] })
             case .push:
                 Container.Registrations.push()
             case .pop:
