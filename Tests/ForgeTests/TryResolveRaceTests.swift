@@ -1,6 +1,6 @@
 // tryResolve() of a promise that another thread or task takes away between its check and its resolution (a reset, a
 // pop()): it throws the unfulfilled promise, as it would have had the change come first, and never stops the
-// process. Found by the concurrent model check (Model/ConcurrentModelCheck.swift).
+// process. The concurrent model check (Model/ConcurrentModelCheck.swift) meets the same race at random.
 import Dispatch
 import Foundation
 import Testing
