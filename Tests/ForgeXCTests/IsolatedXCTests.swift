@@ -66,26 +66,16 @@ extension Container {
 }
 
 /// Under IsolatedTestCase, a captive dependency fails the test: the failure is caught here, to check it.
-final class CaptiveDependencyXCTests: IsolatedTestCase {
+final class CaptiveDependencyXCTests: CapturingTestCase {
     override var isStrict: Bool { true }
-    private var captiveFailures: [String] = []
-
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        if description.contains("Forge: captive dependency.") {
-            captiveFailures.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
+    override var capturedMessage: String { "Forge: captive dependency." }
 
     func testACaptiveDependencyFailsTheTest() throws {
         try XCTSkipUnless(
             Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default")
         _ = Container.xcRepository()
-        XCTAssertEqual(captiveFailures.count, 1)
-        XCTAssertTrue(captiveFailures.first?.contains("Factory<XCRepository>") == true)
-        XCTAssertTrue(captiveFailures.first?.contains("testACaptiveDependencyFailsTheTest") == true)
+        XCTAssertEqual(capturedFailures.count, 1)
+        XCTAssertTrue(capturedFailures.first?.contains("Factory<XCRepository>") == true)
+        XCTAssertTrue(capturedFailures.first?.contains("testACaptiveDependencyFailsTheTest") == true)
     }
 }

@@ -13,9 +13,9 @@ extension Container {
 
 /// The failures a live closure records are caught here, and checked once the test's world has ended: a problem met
 /// outside the test's task tree is delivered then.
-final class StrictXCTests: IsolatedTestCase {
+final class StrictXCTests: CapturingTestCase {
     override var isStrict: Bool { true }
-    private var liveClosureFailures: [String] = []
+    override var capturedMessage: String { "Forge: live closure in a strict test." }
     /// The failures the test method expects, each named by what its message contains.
     private var expectedFailures: [String] = []
 
@@ -26,19 +26,9 @@ final class StrictXCTests: IsolatedTestCase {
 
     override func invokeTest() {
         super.invokeTest()  // the test's world ends here, and every problem met in it has been delivered
-        XCTAssertEqual(liveClosureFailures.count, expectedFailures.count, "\(liveClosureFailures)")
-        for (failure, expected) in zip(liveClosureFailures, expectedFailures) {
+        XCTAssertEqual(capturedFailures.count, expectedFailures.count, "\(capturedFailures)")
+        for (failure, expected) in zip(capturedFailures, expectedFailures) {
             XCTAssertTrue(failure.contains(expected), "\(failure) does not name \(expected)")
-        }
-    }
-
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        if description.contains("Forge: live closure in a strict test.") {
-            liveClosureFailures.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
     }
 

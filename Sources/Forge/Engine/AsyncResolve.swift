@@ -95,7 +95,7 @@ extension FactoryBox {
     {
         TaskResolutionState.checkCycle(self, with: parameter)
         let summary = slot.summary
-        let registration = summary.isEmpty ? nil : registration(in: slot, summary, reportingIfLive: false)
+        let registration = summary.isEmpty ? nil : registration(in: slot, summary, namingChain: false)
         guard
             let make = registration?.make
                 ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))

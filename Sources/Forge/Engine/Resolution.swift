@@ -11,7 +11,7 @@ extension FactoryBox {
             summary.isEmpty
             ? nil
             : summary == .hasRegistration
-                ? slot.reading { $0.registration } : registration(in: slot, summary, reportingIfLive: true)
+                ? slot.reading { $0.registration } : registration(in: slot, summary, namingChain: true)
         let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }
@@ -24,8 +24,8 @@ extension FactoryBox {
 
     /// The registration `slot` holds, if its `summary` says it has one; when it also says to, reports a live
     /// closure about to run, and with `chain`, the factories whose closures reached it (``reportIfLive(_:in:chain:)``).
-    @inline(never)  // only in a strict test's world: see runClosure
-    func registration(in slot: FactoryBox, _ summary: Summary, reportingIfLive chain: Bool) -> Registration? {
+    @inline(never)  // off runClosure's common paths (no override, or one in a lenient world): see runClosure
+    func registration(in slot: FactoryBox, _ summary: Summary, namingChain chain: Bool) -> Registration? {
         let registration = summary.contains(.hasRegistration) ? slot.reading { $0.registration } : nil
         if summary.contains(.reportsLiveClosures) { reportIfLive(registration, in: World.current, chain: chain) }
         return registration

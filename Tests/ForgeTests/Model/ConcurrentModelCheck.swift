@@ -148,6 +148,7 @@ struct ConcurrentModelRun {
     /// Changes registrations and scopes, one change at a time, recording each with the registrations after it.
     private func change(_ world: Int, history: WorldHistory, seed: UInt64) {
         var generator = SplitMix64(seed: seed)
+        var side = ForgeSide(registrationPrefix: "w\(world)r")
         let app = ModelFactory.index(of: "app")
         var registrations: [Int: String] = [app: "app"]
         // What each push() saved, and the tick after it returned.
@@ -168,34 +169,30 @@ struct ConcurrentModelRun {
             var dropped = Set<Int>()
             var keptAfter: Int?
             let start = Recorder.ticks.next()
+            _ = side.perform(op)
+            let end = Recorder.ticks.next()
+            // What the change did, as the docs say: the registrations after it, and what it let go of.
             switch op {
             case .register(let factory, let number):
-                let maker = "w\(world)r\(number)"
-                ModelFactory.all[factory].register(maker)
-                registrations[factory] = maker
+                registrations[factory] = "\(side.registrationPrefix)\(number)"
                 dropped = [factory]
             case .reset(let factory, let option):
-                ModelFactory.all[factory].reset(option.forge)
                 if option == .all || option == .registration { registrations[factory] = factory == app ? "app" : nil }
                 if option == .all || option == .scope { dropped = [factory] }
             case .resetScope(let scope):
-                scope.scope.reset()
                 dropped = Set(ModelFactory.all.indices.filter { ModelFactory.all[$0].scope == scope })
             case .resetAllScopes(let includingSingletons):
-                Container.Scope.reset(includingSingletons: includingSingletons)
                 dropped = Set(
                     ModelFactory.all.indices.filter {
                         includingSingletons || ModelFactory.all[$0].scope.kind != .singleton
                     })
             case .resetRegistrations:
-                Container.Registrations.reset()
                 registrations = [app: "app"]
                 stack = []
                 dropped = Set(ModelFactory.all.indices.filter { before[$0] != registrations[$0] })
             case .push:
-                Container.Registrations.push()
+                stack.append((registrations, end))
             case .pop:
-                Container.Registrations.pop()
                 let snapshot = stack.removeLast()
                 registrations = snapshot.registrations
                 dropped = Set(ModelFactory.all.indices.filter { before[$0] != registrations[$0] })
@@ -203,8 +200,6 @@ struct ConcurrentModelRun {
             default:
                 preconditionFailure("not a change: \(op)")
             }
-            let end = Recorder.ticks.next()
-            if op == .push { stack.append((registrations, end)) }
             history.record(
                 Change(
                     op: op, start: start, end: end, registrations: registrations, dropped: dropped,
@@ -215,20 +210,13 @@ struct ConcurrentModelRun {
     /// Resolves random factories, recording each resolution between two ticks.
     private func read(_ world: Int, history: WorldHistory, seed: UInt64) {
         var generator = SplitMix64(seed: seed)
+        var side = ForgeSide()
         for _ in 0..<resolutionsPerReader {
             let factory = Self.resolvable.randomElement(using: &generator)!
             let parameter = Int.random(in: 0..<2, using: &generator)
             let start = Recorder.ticks.next()
-            let result: Observed.Value
-            if ModelFactory.all[factory].isPromised {
-                switch ModelFactory.all[factory].tryResolve() {
-                case .success(let made): result = .instance(made.observed)
-                case .failure(let error) where error.kind == .promiseNotFulfilled: result = .promiseNotFulfilled
-                case .failure(let error): result = .otherError("\(error.kind)")
-                }
-            } else {
-                result = .instance(ModelFactory.all[factory].resolveWith(parameter).observed)
-            }
+            let result = side.perform(
+                ModelFactory.all[factory].isPromised ? .tryResolve(factory) : .resolve(factory, parameter: parameter))
             let end = Recorder.ticks.next()
             history.record(
                 Resolution(world: world, factory: factory, parameter: parameter, start: start, end: end, result: result)

@@ -155,6 +155,8 @@ extension ModelRunContext {
 /// Forge's side of a run: what the test holds, and the operations on the real factories.
 struct ForgeSide {
     var held: [ModelInstance] = []
+    /// What a registration's maker starts with, before its number: "r" in a run, "w<world>r" in a concurrent one.
+    var registrationPrefix = "r"
 
     /// Runs `ops` from `index` in the current world, comparing each step with `model`, until the run ends or a
     /// `leaveWorld` that ``Model/plan(_:)`` lets run returns to the enclosing world.
@@ -229,16 +231,9 @@ struct ForgeSide {
         case .dropHeld:
             held = []
         case .register(let factory, let number):
-            ModelFactory.all[factory].register("r\(number)")
+            ModelFactory.all[factory].register("\(registrationPrefix)\(number)")
         case .reset(let factory, let option):
-            let options: FactoryResetOptions =
-                switch option {
-                case .all: .all
-                case .registration: .registration
-                case .scope: .scope
-                case .none: .none
-                }
-            ModelFactory.all[factory].reset(options)
+            ModelFactory.all[factory].reset(option.forge)
         case .push: Container.Registrations.push()
         case .pop: Container.Registrations.pop()
         case .resetRegistrations: Container.Registrations.reset()
