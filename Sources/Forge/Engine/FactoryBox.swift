@@ -3,10 +3,10 @@
 // How a resolution goes
 // =====================
 // The engine knows no types. `Container.api()` is the typed shell (Factory.swift), a transparent `callAsFunction`
-// inlined where it is called: it makes a `T?` holding `nil` and calls, through `TypedEdge` (Instance.swift), the
+// inlined where it is called: it makes a `T?` holding `nil` and calls, through `TypedEdge` (TypedEdge.swift), the
 // non-generic `FactoryBox.resolve(_:into:)` with a pointer to it and one to its parameter (`.noParameter` for none).
 // That resolves the instance as an `AnyObject` (`resolveObject`) and stores it into the `T?`
-// (`Representation.store`, Instance.swift): the object itself when `T` is a class, a copy of what a `Holder<T>`
+// (`Representation.store`, Representation.swift): the object itself when `T` is a class, a copy of what a `Holder<T>`
 // holds otherwise. The `T?` and its unwrapping are all a call site holds for `T`. A class instance's hit and a unique
 // resolution, in the process's world with nothing set, stay in `resolve(_:into:)`; the rest is `resolveThoroughly`.
 //
@@ -17,7 +17,7 @@
 //    under the world's lock; in the process's world while isolated worlds exist, it checks the resolution as an
 //    escaped one (EscapedResolutions.swift). It takes the slot unretained: the world holds its slots until it dies,
 //    and the task local that names the world holds the world for the whole resolution. While a trace is set,
-//    `resolveTraced` (Trace.swift) wraps the rest to time it.
+//    `resolveTraced` (TraceHook.swift) wraps the rest to time it.
 // 2. The slot's lock is taken to read (`reading`), the instance copied out (retained), the lock released.
 // 3. If a decorator is set, it is called with the instance, outside every lock.
 //

@@ -8,7 +8,7 @@ extension Container {
     static let parent = Factory(scope: .shared) { Parent() }
 }
 
-// The sample of Sources/Forge/API/PropertyWrappers.swift, from here to the end.
+// The sample of Sources/Forge/API/WeakLazyInjected.swift, from here to the end.
 final class Child {
     @WeakLazyInjected(Container.parent) var parent
 }

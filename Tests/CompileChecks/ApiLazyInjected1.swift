@@ -9,7 +9,7 @@ extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
 }
 
-// The sample of Sources/Forge/API/PropertyWrappers.swift, from here to the end.
+// The sample of Sources/Forge/API/LazyInjected.swift, from here to the end.
 final class ViewModel {
     @LazyInjected(Container.api) private var api
 }

@@ -15,7 +15,7 @@ extension Container {
     static let api = Factory<any APIClient>(scope: .singleton) { LiveAPIClient() }
 }
 
-// The sample of Sources/Forge/API/PropertyWrappers.swift, from here to the end.
+// The sample of Sources/Forge/API/LazyDependency.swift, from here to the end.
 final class Repository: Sendable {
     private let api = LazyDependency(Container.api)   // Container.api: Factory<any APIClient>, APIClient: Sendable
 

@@ -9,7 +9,7 @@ extension Container {
     static let myService = Factory<MyServiceType>(scope: .cached) { MyService() }
 }
 
-// The sample of Sources/Forge/API/PropertyWrappers.swift, from here to the end.
+// The sample of Sources/Forge/API/Injected.swift, from here to the end.
 class ContentViewModel {
     @Injected(Container.myService) private var myService
 

@@ -8,6 +8,6 @@ struct Logger: Sendable {
 }
 let log = Logger()
 
-// The sample of Sources/Forge/Diagnostics/Trace.swift, from here to the end.
+// The sample of Sources/Forge/Diagnostics/ResolutionEvent.swift, from here to the end.
 Container.Diagnostics.trace = Container.Diagnostics.printTree   // an indented tree on standard error
 Container.Diagnostics.trace = { event in log.debug("\(event)") }

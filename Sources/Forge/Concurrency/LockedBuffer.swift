@@ -1,0 +1,79 @@
+// Forge: a lock and the state it guards, in one allocation.
+internal import CForge
+
+/// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
+/// slot.
+protocol StateLock: AnyObject {
+    associatedtype State
+    /// Runs `body` with the state, holding the lock.
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R
+    /// Runs `body` with the state, holding the lock only to read; `body` must change nothing (``LockWord``).
+    func reading<R>(_ body: (inout State) -> R) -> R
+}
+
+extension StateLock {
+    /// Runs `body` with the state, holding the lock, and releases what `body` puts in the garbage after releasing
+    /// the lock: a deinit is user code, and may use this lock again.
+    func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
+        var garbage = Garbage()
+        let result = try withLock { try body(&$0, &garbage) }
+        garbage.empty()
+        return result
+    }
+}
+
+/// State that is only ever touched under its own lock, in one allocation with the lock.
+///
+/// The header is the state; the element is the lock, a word with a stable address (as in swift-nio's
+/// `LockStorage`). Everything goes through ``withLock(_:)`` and ``reading(_:)``, so nothing outside needs an `unsafe`
+/// name. Never call out to user code from the body: release what the state let go of after the lock, as
+/// ``StateLock/withLockReleasingAfterwards(_:)`` does.
+///
+/// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
+/// child of `fork()` that needs a lock another thread held at the fork stops with a message: that thread may have
+/// been changing the state (``LockWord``).
+///
+/// `ManagedBuffer` cannot be `Sendable`: share one through ``Locked``, or inside an object that is
+/// `@unchecked Sendable` because it holds only immutable values and locked buffers.
+@usableFromInline
+class LockedBuffer<State>: ManagedBuffer<State, UInt32>, StateLock {
+    /// A new lock holding `state`.
+    @inlinable
+    static func make(_ state: consuming State) -> Self {
+        // Moved into the header, not copied: a copy of a lazy property's state went through outlined value-witness
+        // copies of each optional field, a quarter of the property's first read (Benchmarks/engine.sh).
+        var moved = Optional(state)
+        let made = create(minimumCapacity: 1) { _ in moved.take().unsafelyUnwrapped }
+        made.withUnsafeMutablePointerToElements { LockWord.initialize($0) }
+        return unsafeDowncast(made, to: self)
+    }
+
+    /// Runs `body` with the state, holding the lock.
+    @inlinable
+    final func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointers { state, word in
+            LockWord.lock(word)
+            defer { LockWord.unlock(word) }
+            return try body(&state.pointee)
+        }
+    }
+
+    /// Has every `fork()` take this lock first, so that the child gets the state whole (CForge's
+    /// `forge_hold_across_fork`): for the process's world, rank 0, and for tables every thread shares whose lock is
+    /// a leaf (taken under other Forge locks, never before one), rank 1.
+    final func holdAcrossFork(rank: Int32) {
+        withUnsafeMutablePointerToElements { forge_hold_across_fork($0, rank) }
+    }
+
+    /// Runs `body` with the state, holding the lock only to read it; `body` must change nothing. A child of `fork()`
+    /// may take over a lock that a thread of its parent held this way, where one held by ``withLock(_:)`` may guard
+    /// a half-written state. The state is passed `inout` only so that it is not copied.
+    @inlinable
+    final func reading<R>(_ body: (inout State) -> R) -> R {
+        withUnsafeMutablePointers { state, word in
+            LockWord.lockForReading(word)
+            defer { LockWord.unlock(word) }
+            return body(&state.pointee)
+        }
+    }
+}
