@@ -73,7 +73,7 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     /// this factory itself: when it is promised and nothing supplies it, or when this call would close a circular
     /// dependency in the current task. As ``Factory/tryResolve()``, it does not look beneath: a problem deeper in the
     /// graph stops the process with the same message. Find such problems in a test with
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-18jxy``.
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4il86``.
     ///
     /// ```swift
     /// let db = try await Container.database.tryResolve()
@@ -81,19 +81,6 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     public func tryResolve() async throws(ResolutionError) -> T {
         try box.checkResolvableAsync()
         return box.value(of: try await box.resolveCheckedAsyncThrowingOnlyUnfulfilled())
-    }
-
-    /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
-    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncFactory {
-        AsyncFactory(
-            box: box.withDispose { [representation = box.representation] in
-                dispose(representation.value($0))
-            })
-    }
-
-    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
-    public func timeToLive(_ seconds: Double) -> AsyncFactory {
-        AsyncFactory(box: box.withTimeToLive(seconds))
     }
 
     /// Resolves the dependency: the override if one is registered, else the factory's closure, through its scope.
@@ -108,32 +95,6 @@ public struct AsyncFactory<T: Sendable>: Sendable {
     @inlinable  // the closure made of `factory` is specialized where it is registered
     public func register(factory: @escaping @Sendable () async -> T) {
         box.register(.ofAsync { (_: Void) in await factory() })
-    }
-
-    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
-    /// ``Factory/reset(_:)``.
-    public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(box, options)
-    }
-
-    /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onTest(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.test, .ofAsync { (_: Void) in await factory() }))
-    }
-
-    /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onDebug(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.debug, .ofAsync { (_: Void) in await factory() }))
-    }
-
-    /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onPreview(_ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.preview, .ofAsync { (_: Void) in await factory() }))
-    }
-
-    /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onArg(_ argument: String, _ factory: @escaping @Sendable () async -> T) -> AsyncFactory {
-        AsyncFactory(box: box.adding(.argument(argument), .ofAsync { (_: Void) in await factory() }))
     }
 }
 
@@ -192,19 +153,6 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
         return box.value(of: try await box.resolveCheckedAsync())
     }
 
-    /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
-    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(
-            box: box.withDispose { [representation = box.representation] in
-                dispose(representation.value($0))
-            })
-    }
-
-    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
-    public func timeToLive(_ seconds: Double) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.withTimeToLive(seconds))
-    }
-
     /// Resolves the dependency, or throws what its closure threw, or `CancellationError` when the calling task is
     /// cancelled while it awaits a creation.
     @inlinable
@@ -219,32 +167,40 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
     public func register(factory: @escaping @Sendable () async throws -> T) {
         box.register(.ofAsync { (_: Void) in try await factory() })
     }
+}
 
-    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
-    /// ``Factory/reset(_:)``.
-    public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(box, options)
-    }
-
-    /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onTest(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.test, .ofAsync { (_: Void) in try await factory() }))
-    }
-
-    /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onDebug(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.debug, .ofAsync { (_: Void) in try await factory() }))
-    }
-
-    /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onPreview(_ factory: @escaping @Sendable () async throws -> T) -> AsyncThrowingFactory {
-        AsyncThrowingFactory(box: box.adding(.preview, .ofAsync { (_: Void) in try await factory() }))
-    }
-
-    /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onArg(_ argument: String, _ factory: @escaping @Sendable () async throws -> T)
-        -> AsyncThrowingFactory
+extension AsyncFactory: FactoryModifying {
+    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
+    public var modifierSupport:
+        ModifierSupport<AsyncFactory, Void, @Sendable () async -> T, @Sendable (T) -> Void, @Sendable (T) async -> Void>
     {
-        AsyncThrowingFactory(box: box.adding(.argument(argument), .ofAsync { (_: Void) in try await factory() }))
+        ModifierSupport(
+            box, AsyncFactory.init(box:), maker: { make in .ofAsync { (_: Void) in await make() } },
+            dispose: Hook.disposeOnThread, afterMake: Hook.afterMakeAsync)
     }
+}
+
+extension AsyncFactory: Prewarmable {
+    /// What prewarming this factory makes: its instance, in a task.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .task) }
+}
+
+extension AsyncThrowingFactory: FactoryModifying {
+    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
+    public var modifierSupport:
+        ModifierSupport<
+            AsyncThrowingFactory, Void, @Sendable () async throws -> T, @Sendable (T) -> Void,
+            @Sendable (T) async -> Void
+        >
+    {
+        ModifierSupport(
+            box, AsyncThrowingFactory.init(box:), maker: { make in .ofAsync { (_: Void) in try await make() } },
+            dispose: Hook.disposeOnThread, afterMake: Hook.afterMakeAsync)
+    }
+}
+
+extension AsyncThrowingFactory: Prewarmable {
+    /// What prewarming this factory makes: its instance, in a task. What the closure throws is dropped: nothing is
+    /// cached, and the first use makes the instance again.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .task) }
 }

@@ -64,69 +64,18 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     public func register(factory: @escaping @Sendable (P) async -> T) {
         box.register(.ofAsync(factory))
     }
-
-    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
-    /// ``Factory/reset(_:)``.
-    public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(box, options)
-    }
-
-    /// In a test run, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onTest(_ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
-        adding(.test, factory)
-    }
-
-    /// In a debug build, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onDebug(_ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
-        adding(.debug, factory)
-    }
-
-    /// In an Xcode preview, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onPreview(_ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
-        adding(.preview, factory)
-    }
-
-    /// When the program was launched with `argument`, makes instances with `factory`. See ``Factory/onTest(_:)``.
-    public func onArg(_ argument: String, _ factory: @escaping @Sendable (P) async -> T) -> AsyncParameterFactory {
-        adding(.argument(argument), factory)
-    }
-
-    private func adding(_ condition: ContextCondition, _ factory: @escaping @Sendable (P) async -> T)
-        -> AsyncParameterFactory
-    {
-        AsyncParameterFactory(box: box.adding(condition, .ofAsync(factory)))
-    }
-
-    /// Calls `dispose` with each instance the factory's scope lets go of. See ``Factory/onDispose(_:)``.
-    public func onDispose(_ dispose: @escaping @Sendable (T) -> Void) -> AsyncParameterFactory {
-        AsyncParameterFactory(
-            box: box.withDispose { [representation = box.representation] in
-                dispose(representation.value($0))
-            })
-    }
-
-    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
-    public func timeToLive(_ seconds: Double) -> AsyncParameterFactory {
-        AsyncParameterFactory(box: box.withTimeToLive(seconds))
-    }
 }
 
-extension AsyncParameterFactory where P: Hashable {
-    /// Keeps one instance per parameter value in the factory's scope, instead of one for every value: each value's
-    /// instance is made once, by one creation that every caller with that value awaits. See
-    /// ``ParameterFactory/scopeOnParameters``.
-    ///
-    /// ```swift
-    /// extension Container {
-    ///     static let document = AsyncParameterFactory<DocumentID, Document>(scope: .cached) { await .load($0) }
-    ///         .scopeOnParameters
-    /// }
-    /// ```
-    public var scopeOnParameters: AsyncParameterFactory {
-        AsyncParameterFactory(
-            box: box.modifiedForScope("scopeOnParameters") {
-                // The engine gives an async factory's key the parameter as `any Sendable`, by pointer.
-                $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: (any Sendable).self).pointee as! P) }
-            })
+extension AsyncParameterFactory: FactoryModifying {
+    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
+    public var modifierSupport:
+        ModifierSupport<
+            AsyncParameterFactory, P, @Sendable (P) async -> T, @Sendable (T) -> Void, @Sendable (T) async -> Void
+        >
+    {
+        // The engine gives an async factory's key the parameter as `any Sendable`, by pointer.
+        ModifierSupport(
+            box, AsyncParameterFactory.init(box:), maker: { .ofAsync($0) }, dispose: Hook.disposeOnThread,
+            afterMake: Hook.afterMakeAsync, parameterIsBoxed: true)
     }
 }

@@ -90,3 +90,12 @@ public struct Contributions<Element>: Sendable {
             .of { contributions.map { $0.resolve(.noParameter, as: Element.self) } }, contributions: contributions)
     }
 }
+
+extension Contributions {
+    /// Says that running every contribution the app makes to this list (in `registerAllServices()`) is safe in
+    /// tests. See ``FactoryModifying/liveInTests``.
+    ///
+    /// Without it, in a strict test, each contribution the app made whose closure runs in the test's world is an
+    /// issue of the test. Contributions a test makes in its own world are the test's, and never reported.
+    public var liveInTests: Contributions { Contributions(box: box, appContributionsAreLiveInTests: true) }
+}

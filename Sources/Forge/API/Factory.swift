@@ -93,7 +93,7 @@ public struct Factory<T>: Sendable {
     /// It checks on the calling thread, then resolves as a plain call does: what the factory's closure resolves is
     /// resolved as any call resolves it, and a problem there stops the process. Try a promised dependency where it
     /// is used, when the app means to live without it; find the problems of a whole graph in a test with
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``. The Diagnostics article says what each one checks.
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk``. The Diagnostics article says what each one checks.
     /// A kept instance is returned as it was read, without running a closure.
     @_transparent  // as callAsFunction(): the typed edge, with no copy specialized for each call site's `T`
     public func tryResolve() throws(ResolutionError) -> T {
@@ -126,21 +126,6 @@ public struct Factory<T>: Sendable {
     public func register(factory: @escaping @Sendable () -> T) {
         box.register(.of(factory))
     }
-
-    /// Drops the override and the instance its scope holds, in the current world; or only one of them.
-    ///
-    /// Without the override, the factory returns to its baseline: its own closure, or what
-    /// ``AutoRegistering/registerAllServices()`` registered for it; in an isolated world, the registration the
-    /// world started with.
-    ///
-    /// ```swift
-    /// Container.myService.reset()                // the override and the instance
-    /// Container.myService.reset(.registration)   // the override only
-    /// Container.myService.reset(.scope)          // the instance only
-    /// ```
-    public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(box, options)
-    }
 }
 
 extension Factory where T: Sendable {
@@ -159,4 +144,20 @@ extension Factory where T: Sendable {
     ) -> Factory {
         Factory(scope: scope, fileID: fileID, line: line, factory: factory)
     }
+}
+
+extension Factory: FactoryModifying {
+    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
+    public var modifierSupport:
+        ModifierSupport<Factory, Void, @Sendable () -> T, @Sendable (T) -> Void, @Sendable (T) -> Void>
+    {
+        ModifierSupport(
+            box, Factory.init(box:), maker: { .of($0) }, dispose: Hook.disposeOnThread,
+            afterMake: Hook.afterMakeOnThread)
+    }
+}
+
+extension Factory: Prewarmable {
+    /// What prewarming this factory makes: its instance, on a thread of its own.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .thread) }
 }

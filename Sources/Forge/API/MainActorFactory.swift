@@ -66,7 +66,7 @@ public struct MainActorFactory<T>: Sendable {
     /// the process because of this factory itself: when it is promised and nothing supplies it, or when this call
     /// would close a circular dependency. As ``Factory/tryResolve()``, it does not look beneath: a problem deeper in
     /// the graph stops the process with the same message. Find such problems in a test with
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-18jxy``.
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4il86``.
     @MainActor
     public func tryResolve() throws(ResolutionError) -> T {
         var result: T? = nil
@@ -87,66 +87,22 @@ public struct MainActorFactory<T>: Sendable {
     public func register(factory: @escaping @MainActor () -> T) {
         box.register(.of { MainActorBridge.run(factory) })
     }
+}
 
-    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
-    /// ``Factory/reset(_:)``.
-    public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(box, options)
+extension MainActorFactory: FactoryModifying {
+    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
+    public var modifierSupport:
+        ModifierSupport<MainActorFactory, Void, @MainActor () -> T, @MainActor (T) -> Void, @MainActor (T) -> Void>
+    {
+        ModifierSupport(
+            box, MainActorFactory.init(box:), maker: { make in .of { MainActorBridge.run(make) } },
+            dispose: Hook.disposeOnMainActor, afterMake: Hook.afterMakeOnMainActor)
     }
 }
 
-extension MainActorFactory {
-    /// In a test run, makes instances with `factory`, on the main actor, instead of the factory's own closure. See
-    /// ``Factory/onTest(_:)``.
-    ///
-    /// ```swift
-    /// extension Container {
-    ///     static let profile = MainActorFactory(scope: .cached) { ProfileViewModel() }
-    ///         .onPreview { ProfileViewModel.preview }
-    /// }
-    /// ```
-    public func onTest(_ factory: @escaping @MainActor () -> T) -> MainActorFactory { adding(.test, factory) }
-
-    /// In a debug build, makes instances with `factory`, on the main actor. See ``Factory/onTest(_:)``.
-    public func onDebug(_ factory: @escaping @MainActor () -> T) -> MainActorFactory { adding(.debug, factory) }
-
-    /// In an Xcode preview, makes instances with `factory`, on the main actor. See ``Factory/onTest(_:)``.
-    public func onPreview(_ factory: @escaping @MainActor () -> T) -> MainActorFactory { adding(.preview, factory) }
-
-    /// When the program was launched with `argument`, makes instances with `factory`, on the main actor. See
-    /// ``Factory/onTest(_:)``.
-    public func onArg(_ argument: String, _ factory: @escaping @MainActor () -> T) -> MainActorFactory {
-        adding(.argument(argument), factory)
-    }
-
-    private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor () -> T) -> MainActorFactory {
-        MainActorFactory(box: box.adding(condition, .of { MainActorBridge.run(factory) }))
-    }
-
-    /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
-    /// ``Factory/onDispose(_:)``.
-    ///
-    /// The hook runs in a task on the main actor, started when the scope lets go of the instance. When the reset
-    /// (or `pop()`, or expiry) that let go of it ran on the main actor, the hook runs after it returns, once that code
-    /// suspends; from another thread, whenever the main actor runs the task.
-    ///
-    /// ```swift
-    /// extension Container {
-    ///     static let player = MainActorFactory(scope: .session) { PlayerModel() }
-    ///         .onDispose { $0.stop() }          // PlayerModel.stop() is @MainActor
-    /// }
-    /// ```
-    public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorFactory {
-        MainActorFactory(
-            box: box.withDispose { [representation = box.representation] in
-                MainActorBridge.runLater(dispose, with: representation.value($0) as T)
-            })
-    }
-
-    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
-    public func timeToLive(_ seconds: Double) -> MainActorFactory {
-        MainActorFactory(box: box.withTimeToLive(seconds))
-    }
+extension MainActorFactory: Prewarmable {
+    /// What prewarming this factory makes: its instance, on the main actor.
+    public var prewarming: Prewarming { Prewarming(box: box, executor: .mainActor) }
 }
 
 extension MainActorFactory where T: Sendable {

@@ -72,12 +72,6 @@ public struct MainActorParameterFactory<P, T>: Sendable {
     public func register(factory: @escaping @MainActor (P) -> T) {
         box.register(.of { MainActorBridge.run(factory, with: $0) })
     }
-
-    /// Drops the override and the instance its scope holds, in the current world; or only one of them. See
-    /// ``Factory/reset(_:)``.
-    public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(box, options)
-    }
 }
 
 extension MainActorParameterFactory where P: Sendable, T: Sendable {
@@ -88,61 +82,15 @@ extension MainActorParameterFactory where P: Sendable, T: Sendable {
     }
 }
 
-extension MainActorParameterFactory {
-    /// In a test run, makes instances with `factory`, on the main actor. See ``Factory/onTest(_:)``.
-    public func onTest(_ factory: @escaping @MainActor (P) -> T) -> MainActorParameterFactory {
-        adding(.test, factory)
-    }
-
-    /// In a debug build, makes instances with `factory`, on the main actor. See ``Factory/onTest(_:)``.
-    public func onDebug(_ factory: @escaping @MainActor (P) -> T) -> MainActorParameterFactory {
-        adding(.debug, factory)
-    }
-
-    /// In an Xcode preview, makes instances with `factory`, on the main actor. See ``Factory/onTest(_:)``.
-    public func onPreview(_ factory: @escaping @MainActor (P) -> T) -> MainActorParameterFactory {
-        adding(.preview, factory)
-    }
-
-    /// When the program was launched with `argument`, makes instances with `factory`, on the main actor. See
-    /// ``Factory/onTest(_:)``.
-    public func onArg(_ argument: String, _ factory: @escaping @MainActor (P) -> T) -> MainActorParameterFactory {
-        adding(.argument(argument), factory)
-    }
-
-    private func adding(_ condition: ContextCondition, _ factory: @escaping @MainActor (P) -> T)
-        -> MainActorParameterFactory
+extension MainActorParameterFactory: FactoryModifying {
+    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
+    public var modifierSupport:
+        ModifierSupport<
+            MainActorParameterFactory, P, @MainActor (P) -> T, @MainActor (T) -> Void, @MainActor (T) -> Void
+        >
     {
-        MainActorParameterFactory(
-            box: box.adding(
-                condition,
-                .of {
-                    MainActorBridge.run(factory, with: $0)
-                }))
-    }
-
-    /// Calls `dispose`, on the main actor, with each instance the factory's scope lets go of. See
-    /// ``MainActorFactory/onDispose(_:)``.
-    public func onDispose(_ dispose: @escaping @MainActor (T) -> Void) -> MainActorParameterFactory {
-        MainActorParameterFactory(
-            box: box.withDispose { [representation = box.representation] in
-                MainActorBridge.runLater(dispose, with: representation.value($0) as T)
-            })
-    }
-
-    /// Keeps an instance for at most `seconds` after it was cached. See ``Factory/timeToLive(_:)``.
-    public func timeToLive(_ seconds: Double) -> MainActorParameterFactory {
-        MainActorParameterFactory(box: box.withTimeToLive(seconds))
-    }
-}
-
-extension MainActorParameterFactory where P: Hashable {
-    /// Keeps one instance per parameter value in the factory's scope, instead of one for every value. See
-    /// ``ParameterFactory/scopeOnParameters``.
-    public var scopeOnParameters: MainActorParameterFactory {
-        MainActorParameterFactory(
-            box: box.modifiedForScope("scopeOnParameters") {
-                $0.parameterKey = { AnyHashable($0.assumingMemoryBound(to: P.self).pointee) }
-            })
+        ModifierSupport(
+            box, MainActorParameterFactory.init(box:), maker: { make in .of { MainActorBridge.run(make, with: $0) } },
+            dispose: Hook.disposeOnMainActor, afterMake: Hook.afterMakeOnMainActor)
     }
 }

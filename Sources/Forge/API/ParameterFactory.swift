@@ -71,19 +71,15 @@ public struct ParameterFactory<P, T>: Sendable {
     public func register(factory: @escaping @Sendable (P) -> T) {
         box.register(.of(factory))
     }
+}
 
-    /// Drops the override and the instance its scope holds, in the current world; or only one of them.
-    ///
-    /// Without the override, the factory returns to its baseline: its own closure, or what
-    /// ``AutoRegistering/registerAllServices()`` registered for it; in an isolated world, the registration the
-    /// world started with.
-    ///
-    /// ```swift
-    /// Container.myService.reset()                // the override and the instance
-    /// Container.myService.reset(.registration)   // the override only
-    /// Container.myService.reset(.scope)          // the instance only
-    /// ```
-    public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(box, options)
+extension ParameterFactory: FactoryModifying {
+    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
+    public var modifierSupport:
+        ModifierSupport<ParameterFactory, P, @Sendable (P) -> T, @Sendable (T) -> Void, @Sendable (T) -> Void>
+    {
+        ModifierSupport(
+            box, ParameterFactory.init(box:), maker: { .of($0) }, dispose: Hook.disposeOnThread,
+            afterMake: Hook.afterMakeOnThread)
     }
 }

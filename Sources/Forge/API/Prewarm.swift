@@ -22,27 +22,6 @@ public struct Prewarming: Sendable {
     }
 }
 
-extension Factory: Prewarmable {
-    /// What prewarming this factory makes: its instance, on a thread of its own.
-    public var prewarming: Prewarming { Prewarming(box: box, executor: .thread) }
-}
-
-extension MainActorFactory: Prewarmable {
-    /// What prewarming this factory makes: its instance, on the main actor.
-    public var prewarming: Prewarming { Prewarming(box: box, executor: .mainActor) }
-}
-
-extension AsyncFactory: Prewarmable {
-    /// What prewarming this factory makes: its instance, in a task.
-    public var prewarming: Prewarming { Prewarming(box: box, executor: .task) }
-}
-
-extension AsyncThrowingFactory: Prewarmable {
-    /// What prewarming this factory makes: its instance, in a task. What the closure throws is dropped: nothing is
-    /// cached, and the first use makes the instance again.
-    public var prewarming: Prewarming { Prewarming(box: box, executor: .task) }
-}
-
 extension SharedContainer {
     /// Makes each factory's instance now, all in parallel, off the calling thread or actor, and returns once every
     /// one is made: eager singletons, ready before their first use.

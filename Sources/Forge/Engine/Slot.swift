@@ -1,5 +1,18 @@
 // Forge: one factory's state in one world.
 
+/// A ``FactoryBox`` in its role of a slot: one factory's registration, kept instance and creation in one ``World``.
+///
+/// The process's world's slot is the factory's box itself, and an isolated world's a box made for that world from the
+/// same definition (``FactoryBox/newSlot(registration:strict:)``), whose identity is not the factory's. One class
+/// plays both roles so that a declaration is one allocation and a hit in the process's world reads its slot with no
+/// load (How Forge Works, "One class, three roles"). The name says which role a value plays: a `FactoryBox` is the
+/// factory, its identity and definition; a `Slot` is where its state is read and changed.
+typealias Slot = FactoryBox
+
+/// A ``Slot`` that keeps the instance of one parameter value (``FactoryModifying/scopeOnParameters``): made by the
+/// factory's slot (``FactoryBox/cell(for:)``), which holds it, under the slot's lock.
+typealias ParameterCell = FactoryBox
+
 /// One factory's registration, scoped instance and creation in one ``World``, under one lock: a slot.
 ///
 /// A box is its factory's slot in the process's world; an isolated world makes its own, on first use
@@ -75,7 +88,7 @@ extension FactoryBox: StateLock {
     /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve. The cell may be let go of
     /// (retired) before the caller claims its creation; ``createOnce(_:in:registrationFrom:)`` then says so, and the
     /// caller looks the value's cell up again.
-    func cell(for key: AnyHashable) -> FactoryBox {
+    func cell(for key: AnyHashable) -> ParameterCell {
         // Found to read, so that a child of fork() can take over a lock its parent's thread held only to find one.
         if let cell = reading({ $0.cells[key] }) { return cell }
         // Made before the lock: making it takes the lock word pool's lock, which fork() takes first (LockWordPool), and
@@ -142,7 +155,7 @@ struct SlotState: CreationState {
     /// world lists this slot, not its cells, under the scope: it answers for them
     /// (``dropInstances(cachedAfter:garbage:)``, ``holdsLiveInstance(garbage:)``). A cell's lock is taken under this
     /// slot's, never the other way round.
-    var cells: [AnyHashable: FactoryBox] = Dictionary()
+    var cells: [AnyHashable: ParameterCell] = Dictionary()
     /// How many cells there may be before ``FactoryBox/cell(for:)`` lets go of the empty ones.
     var cellLimit = 16
     /// Whether this cell was let go of by its factory's slot: a thread that looked it up before claims nothing in

@@ -11,7 +11,7 @@ extension Container.Scope {
     static let session = Cached(name: "session")
 }
 
-// The sample of Sources/Forge/API/MainActorFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let player = MainActorFactory(scope: .session) { PlayerModel() }
         .onDispose { $0.stop() }          // PlayerModel.stop() is @MainActor

@@ -10,7 +10,7 @@ extension Container.Scope {
     static let session = Cached(name: "session")
 }
 
-// The sample of Sources/Forge/Scopes/ScopeModifiers.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let api = Factory<APIClient>(scope: .session) { LiveAPIClient() }
         .onDispose { $0.close() }          // on logout, when the session scope is reset

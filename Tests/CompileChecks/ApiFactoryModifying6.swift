@@ -6,7 +6,7 @@ import Forge
 final class PriceFormatter: Sendable {}
 final class CheckoutViewModel: Sendable {}
 
-// The sample of Sources/Forge/API/LiveInTests.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let formatter = Factory { PriceFormatter() }.liveInTests
     static let checkout = Factory { CheckoutViewModel() }.liveInTests   // resolves the others, checked in turn

@@ -8,7 +8,7 @@ final class Database: Sendable {
     func migrate() async {}
 }
 
-// The sample of Sources/Forge/API/AfterMake.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let database = AsyncFactory(scope: .singleton) { await Database.open() }
         .afterMake { await $0.migrate() }

@@ -9,7 +9,7 @@ final class UserModel { init(_ id: UserID) {} }
 let alice = UserID(name: "alice")
 let bob = UserID(name: "bob")
 
-// The sample of Sources/Forge/Scopes/ScopeModifiers.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let user = ParameterFactory<UserID, UserModel>(scope: .cached) { UserModel($0) }
         .scopeOnParameters

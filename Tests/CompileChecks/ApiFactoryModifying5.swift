@@ -9,8 +9,7 @@ extension Container {
     static let myService = Factory<MyServiceType>(scope: .cached) { MyService() }
 }
 
-// The sample of Sources/Forge/API/Factory.swift, from here to the end.
-// The sample of Sources/Forge/API/ParameterFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 Container.myService.reset()                // the override and the instance
 Container.myService.reset(.registration)   // the override only
 Container.myService.reset(.scope)          // the instance only

@@ -8,7 +8,7 @@ import Forge
     static var preview: ProfileViewModel { ProfileViewModel() }
 }
 
-// The sample of Sources/Forge/API/MainActorFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let profile = MainActorFactory(scope: .cached) { ProfileViewModel() }
         .onPreview { ProfileViewModel.preview }

@@ -5,7 +5,7 @@ import Forge
 
 struct Token { static func fetch() -> Token { Token() } }
 
-// The sample of Sources/Forge/Scopes/ScopeModifiers.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let token = Factory(scope: .cached) { Token.fetch() }.timeToLive(300)
 }

@@ -7,7 +7,7 @@ final class LiveAPI: Sendable {
     func connect() {}
 }
 
-// The sample of Sources/Forge/API/AfterMake.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let api = Factory(scope: .singleton) { LiveAPI() }
         .afterMake { $0.connect() }

@@ -9,7 +9,7 @@ final class Document: Sendable {
     static func load(_ id: DocumentID) async -> Document { Document() }
 }
 
-// The sample of Sources/Forge/API/AsyncParameterFactory.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let document = AsyncParameterFactory<DocumentID, Document>(scope: .cached) { await .load($0) }
         .scopeOnParameters

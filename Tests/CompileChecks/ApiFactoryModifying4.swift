@@ -8,7 +8,7 @@ final class LiveAPIClient: APIClient {}
 final class MockAPIClient: APIClient {}
 final class OfflineAPIClient: APIClient {}
 
-// The sample of Sources/Forge/Worlds/Contexts.swift, from here to the end.
+// The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
         .onTest { MockAPIClient() }

@@ -1,0 +1,329 @@
+// Forge: FactoryModifying, what every kind of factory shares: its modifiers and reset, written once.
+
+/// What every kind of factory shares: the modifiers that make a new factory from a declaration (contexts,
+/// ``onDispose(_:)``, ``timeToLive(_:)``, ``afterMake(_:)``, ``liveInTests``, ``scopeOnParameters``), and
+/// ``reset(_:)``.
+///
+/// ``Factory``, ``ParameterFactory``, ``MainActorFactory``, ``MainActorParameterFactory``, ``AsyncFactory``,
+/// ``AsyncThrowingFactory`` and ``AsyncParameterFactory`` adopt it; your code calls its members and never needs to
+/// adopt it. Each kind's closures are its own: a `Factory`'s contexts take a `@Sendable () -> T`, a
+/// `MainActorFactory`'s a `@MainActor () -> T` that runs on the main actor, an `AsyncFactory`'s a
+/// `@Sendable () async -> T`.
+///
+/// ```swift
+/// extension Container {
+///     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
+///         .onTest { MockAPIClient() }
+///         .onDispose { $0.close() }
+///     static let profile = MainActorFactory(scope: .cached) { ProfileViewModel() }
+///         .onPreview { ProfileViewModel.preview }   // runs on the main actor
+///         .timeToLive(600)
+/// }
+/// ```
+public protocol FactoryModifying: Sendable {
+    /// What the factory's closure takes: `Void` for a factory without a parameter.
+    associatedtype Parameter
+    /// The closure that makes an instance, as this kind declares it: what contexts (``onTest(_:)`` and the others)
+    /// take.
+    associatedtype Closure
+    /// The closure ``onDispose(_:)`` takes: on the main actor for a main-actor factory.
+    associatedtype DisposeHook
+    /// The closure ``afterMake(_:)`` takes: on the main actor for a main-actor factory, `async` for an async one.
+    associatedtype AfterMakeHook
+
+    /// What Forge's modifiers need to make a new factory of this kind from this one. Forge's own: you never need to
+    /// read it.
+    var modifierSupport: ModifierSupport<Self, Parameter, Closure, DisposeHook, AfterMakeHook> { get }
+}
+
+/// What Forge's modifiers need to make a new factory of one kind (``FactoryModifying``): the factory's box, and how
+/// that kind turns its closures and hooks into the engine's. Forge's own: you never need to read it.
+public struct ModifierSupport<Kind, Parameter, Closure, DisposeHook, AfterMakeHook> {
+    let box: FactoryBox
+    /// The factory of this kind that holds `box`.
+    let kind: (FactoryBox) -> Kind
+    /// The engine's closure that runs a context's.
+    let maker: (Closure) -> Maker
+    /// The engine's dispose hook that runs this kind's, given how the factory keeps its instances.
+    let dispose: (DisposeHook, Representation) -> (AnyObject) -> Void
+    /// The engine's `afterMake` hook that runs this kind's.
+    let afterMake: (AfterMakeHook, Representation) -> AfterMake
+    /// How the engine hands the parameter to a `scopeOnParameters` key: a pointer to the `Parameter` itself, or to
+    /// an `any Sendable` that holds it (an async factory's).
+    let parameterIsBoxed: Bool
+
+    init(
+        _ box: FactoryBox, _ kind: @escaping (FactoryBox) -> Kind, maker: @escaping (Closure) -> Maker,
+        dispose: @escaping (DisposeHook, Representation) -> (AnyObject) -> Void,
+        afterMake: @escaping (AfterMakeHook, Representation) -> AfterMake, parameterIsBoxed: Bool = false
+    ) {
+        self.box = box
+        self.kind = kind
+        self.maker = maker
+        self.dispose = dispose
+        self.afterMake = afterMake
+        self.parameterIsBoxed = parameterIsBoxed
+    }
+
+    /// A new factory of this kind: this one, changed by `change`.
+    func modified(_ change: (FactoryBox) -> FactoryBox) -> Kind { kind(change(box)) }
+}
+
+extension FactoryModifying {
+    /// In a test run, makes instances with `factory` instead of the factory's own closure.
+    ///
+    /// Apply it where the factory is declared: it returns a new factory.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
+    ///         .onTest { MockAPIClient() }
+    ///         .onArg("--offline") { OfflineAPIClient() }
+    /// }
+    /// ```
+    ///
+    /// When several contexts hold, the first in this order wins: a registration (`register`), a launch argument
+    /// (``onArg(_:_:)``), a preview (``onPreview(_:)``), a test run (``onTest(_:)``), a debug build
+    /// (``onDebug(_:)``); else the factory's own closure. What they check is the current world's
+    /// ``SharedContainer/RunContext``: a test run is an `.xctest` program or one XCTest's environment marks. A
+    /// main-actor factory's contexts run on the main actor, as its own closure does.
+    public func onTest(_ factory: Closure) -> Self { adding(.test, factory) }
+
+    /// In a debug build, makes instances with `factory` instead of the factory's own closure. See ``onTest(_:)``.
+    public func onDebug(_ factory: Closure) -> Self { adding(.debug, factory) }
+
+    /// In an Xcode preview (`XCODE_RUNNING_FOR_PREVIEWS` is `1`), makes instances with `factory` instead of the
+    /// factory's own closure. See ``onTest(_:)``.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let profile = MainActorFactory(scope: .cached) { ProfileViewModel() }
+    ///         .onPreview { ProfileViewModel.preview }
+    /// }
+    /// ```
+    public func onPreview(_ factory: Closure) -> Self { adding(.preview, factory) }
+
+    /// When the program was launched with `argument`, such as `--offline`, makes instances with `factory` instead
+    /// of the factory's own closure. See ``onTest(_:)``.
+    public func onArg(_ argument: String, _ factory: Closure) -> Self { adding(.argument(argument), factory) }
+
+    private func adding(_ condition: ContextCondition, _ factory: Closure) -> Self {
+        let support = modifierSupport
+        return support.modified { $0.adding(condition, support.maker(factory)) }
+    }
+
+    /// Calls `dispose` with each instance the factory's scope lets go of, once per instance: when the scope or
+    /// the factory is reset, a new registration replaces the factory's, a `pop()` drops what was cached since its
+    /// `push()`, an instance expires (``timeToLive(_:)``), or the isolated world it lived in ends.
+    ///
+    /// Apply it where the factory is declared: it returns a new factory.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let api = Factory<APIClient>(scope: .session) { LiveAPIClient() }
+    ///         .onDispose { $0.close() }          // on logout, when the session scope is reset
+    /// }
+    /// ```
+    ///
+    /// It runs on the thread that let go of the instance, after Forge's locks are released, so it may resolve and
+    /// register. An expired instance is let go of by the resolution that finds it expired, possibly inside other
+    /// factories' closures. At the end of an isolated world the world is already gone: what the hook resolves or
+    /// registers then goes to the world the releasing code runs in, usually the enclosing one.
+    ///
+    /// A main-actor factory's hook runs in a task on the main actor, started when the scope lets go of the
+    /// instance. When the reset (or `pop()`, or expiry) that let go of it ran on the main actor, the hook runs after
+    /// it returns, once that code suspends; from another thread, whenever the main actor runs the task.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let player = MainActorFactory(scope: .session) { PlayerModel() }
+    ///         .onDispose { $0.stop() }          // PlayerModel.stop() is @MainActor
+    /// }
+    /// ```
+    ///
+    /// Only instances the scope kept are disposed of. An instance whose creation overlapped a change in its world (a
+    /// reset, registration or `pop()` while its closure ran) goes to its caller without being kept, so the hook
+    /// never sees it: a session client made while the user logs out is the caller's to close.
+    ///
+    /// It needs a scope that keeps its instances strongly: `cached`, `singleton`, or a custom one of those kinds. On
+    /// `unique` and `graph`, which keep none, and on `shared`, which never owns its instances, declaring it stops the
+    /// process with a message. A singleton is not disposed of when the process exits.
+    public func onDispose(_ dispose: DisposeHook) -> Self {
+        let support = modifierSupport
+        return support.modified { $0.withDispose(support.dispose(dispose, $0.representation)) }
+    }
+
+    /// Lets a kept instance expire `seconds` after it was cached (at that instant, it has expired): the first
+    /// resolution after that drops it, disposes of it (``onDispose(_:)``) and makes a new one.
+    ///
+    /// Expiry is checked when the factory is resolved: until then, or until a reset, the scope still holds the
+    /// expired instance, and `isEmpty` counts it.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let token = Factory(scope: .cached) { Token.fetch() }.timeToLive(300)
+    /// }
+    /// ```
+    ///
+    /// Time is the current world's ``SharedContainer/RunContext/now``, a monotonic clock unless a test gives an
+    /// isolated world another. It needs a scope that keeps its instance: `cached`, `singleton`, `shared`, or a
+    /// custom one of those kinds; on any other, declaring it stops the process with a message.
+    public func timeToLive(_ seconds: Double) -> Self {
+        modifierSupport.modified { $0.withTimeToLive(seconds) }
+    }
+
+    /// Calls `hook` with each new instance, once, after the closure made it and before any caller gets it: for
+    /// wiring that needs the instance itself, such as connecting a client or setting a delegate.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let api = Factory(scope: .singleton) { LiveAPI() }
+    ///         .afterMake { $0.connect() }
+    /// }
+    /// ```
+    ///
+    /// - **Which instances.** Every new one, whatever made it: the factory's own closure, a context's (`onTest` and
+    ///   the others) or a registration's, so a registered mock is wired as the real instance would be. A scope that
+    ///   keeps instances calls it once per instance it makes; a `unique` factory, on every resolution; a hit, never.
+    /// - **When.** On the thread that made the instance, right after the closure, outside every Forge lock, as a
+    ///   part of making the instance: a scoped instance is cached, and threads waiting for it get it, only after the
+    ///   hook returned. It may resolve other factories (they nest under this one, for cycle detection and captive
+    ///   dependencies), but resolving this factory itself from it is a circular dependency, as from its closure.
+    /// - **Order.** Several `afterMake` hooks run in the order they were declared. The global decorator
+    ///   (``SharedContainer/Decorator/decorate``) runs later, on every resolution, hits included.
+    /// - **Kinds.** A main-actor factory's hook runs on the main actor, where the instance was made. An async
+    ///   factory's hook is `async`, and the creation awaits it:
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let database = AsyncFactory(scope: .singleton) { await Database.open() }
+    ///         .afterMake { await $0.migrate() }
+    /// }
+    /// ```
+    ///
+    /// Apply it where the factory is declared: it returns a new factory.
+    public func afterMake(_ hook: AfterMakeHook) -> Self {
+        let support = modifierSupport
+        return support.modified { $0.withAfterMake(support.afterMake(hook, $0.representation)) }
+    }
+
+    /// Says that running this factory's live closure in tests is safe: a strict test's world
+    /// (ForgeTesting's `.isolatedRegistrations(.strict)`, a strict `IsolatedTestCase`) does not report it.
+    ///
+    /// Apply it where the factory is declared: it returns a new factory.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let formatter = Factory { PriceFormatter() }.liveInTests
+    ///     static let checkout = Factory { CheckoutViewModel() }.liveInTests   // resolves the others, checked in turn
+    /// }
+    /// ```
+    ///
+    /// In a strict test, a factory whose live closure runs in the test's world is an issue of that test: its own
+    /// closure, a context's other than `onTest`'s (`onDebug`, `onArg`, `onPreview`), or the registration the app made
+    /// in `registerAllServices()`, when neither the test nor an `onTest` closure overrode it. Mark the factories that
+    /// are safe to run as they are: a formatter, a pure value, one that only makes others from their factories, such
+    /// as a view model. The mark covers whatever runs for the factory when the test did not override it: its own
+    /// closure, its contexts and the app's registration. What such a factory resolves is checked in turn, so a view
+    /// model marked `liveInTests` still reports the live API client it resolves.
+    public var liveInTests: Self { modifierSupport.modified { $0.markedLiveInTests } }
+
+    /// Drops the override and the instance its scope holds, in the current world; or only one of them.
+    ///
+    /// Without the override, the factory returns to its baseline: its own closure, or what
+    /// ``AutoRegistering/registerAllServices()`` registered for it; in an isolated world, the registration the
+    /// world started with.
+    ///
+    /// ```swift
+    /// Container.myService.reset()                // the override and the instance
+    /// Container.myService.reset(.registration)   // the override only
+    /// Container.myService.reset(.scope)          // the instance only
+    /// ```
+    public func reset(_ options: FactoryResetOptions = .all) {
+        World.current.reset(modifierSupport.box, options)
+    }
+}
+
+extension FactoryModifying where Parameter: Hashable {
+    /// Keeps one instance per parameter value in the factory's scope, instead of one for every value.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let user = ParameterFactory<UserID, UserModel>(scope: .cached) { UserModel($0) }
+    ///         .scopeOnParameters
+    /// }
+    /// let same = Container.user(alice) === Container.user(alice)       // true
+    /// let different = Container.user(alice) === Container.user(bob)  // false
+    /// ```
+    ///
+    /// Each value gets an instance of its own, made once however many threads ask; values made at the same time
+    /// do not wait for each other. An async factory's is made by one creation that every caller with that value
+    /// awaits:
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let document = AsyncParameterFactory<DocumentID, Document>(scope: .cached) { await .load($0) }
+    ///         .scopeOnParameters
+    /// }
+    /// ```
+    ///
+    /// Resetting the scope or the factory, and registering, drop every value's instance. Each value with an
+    /// instance has a small cell, which holds the value; a reset, registration or `pop()` lets go of the cells it
+    /// empties at once. In `shared`, a cell whose instance died goes when new values arrive; with
+    /// ``timeToLive(_:)``, an expired instance is dropped when its value is next resolved, and stays until then or
+    /// until a reset or `pop()`. A value let go of is released after Forge's locks, so its deinit may resolve.
+    /// Every resolution takes the factory's lock to find the value's cell, and `P`'s `==` and `hash(into:)` run
+    /// under it, so they must not resolve factories. It needs a scope that keeps instances: `cached`, `singleton`,
+    /// `shared`, or a custom one of those kinds.
+    public var scopeOnParameters: Self {
+        let support = modifierSupport
+        let key: (UnsafeRawPointer) -> AnyHashable =
+            if support.parameterIsBoxed {
+                { AnyHashable($0.assumingMemoryBound(to: (any Sendable).self).pointee as! Parameter) }
+            } else {
+                { AnyHashable($0.assumingMemoryBound(to: Parameter.self).pointee) }
+            }
+        return support.modified { $0.modifiedForScope("scopeOnParameters") { $0.parameterKey = key } }
+    }
+}
+
+/// How each kind of factory turns its hooks into the engine's.
+enum Hook {
+    /// A synchronous or async factory's dispose hook: on the thread that let go of the instance.
+    static func disposeOnThread<T>(_ dispose: @escaping @Sendable (T) -> Void, _ representation: Representation)
+        -> (AnyObject) -> Void
+    {
+        { dispose(representation.value($0)) }
+    }
+
+    /// A main-actor factory's dispose hook: in a task on the main actor (``MainActorBridge/runLater(_:with:)``).
+    static func disposeOnMainActor<T>(_ dispose: @escaping @MainActor (T) -> Void, _ representation: Representation)
+        -> (AnyObject) -> Void
+    {
+        { MainActorBridge.runLater(dispose, with: representation.value($0) as T) }
+    }
+
+    /// A synchronous factory's `afterMake` hook: where the instance was made.
+    static func afterMakeOnThread<T>(_ hook: @escaping @Sendable (T) -> Void, _ representation: Representation)
+        -> AfterMake
+    {
+        .sync { hook(representation.value($0)) }
+    }
+
+    /// A main-actor factory's `afterMake` hook: where the instance was made, on the main actor.
+    static func afterMakeOnMainActor<T>(_ hook: @escaping @MainActor (T) -> Void, _ representation: Representation)
+        -> AfterMake
+    {
+        .sync { object in
+            let instance: T = representation.value(object)
+            MainActorBridge.run(hook, with: instance)
+        }
+    }
+
+    /// An async factory's `afterMake` hook, which the creation awaits.
+    static func afterMakeAsync<T: Sendable>(
+        _ hook: @escaping @Sendable (T) async -> Void, _ representation: Representation
+    ) -> AfterMake {
+        .async { object in await hook(representation.value(object)) }
+    }
+}

@@ -1,0 +1,68 @@
+// Forge: the engine's side of the modifiers: each makes a new box from a declaration's, after checking it.
+
+/// The checks a modifier makes where it is declared, for every kind of factory.
+enum ModifierCheck {
+    /// Stops with a message unless `scope` keeps its instances strongly, as `onDispose` needs.
+    static func dispose(scope: SharedContainer.Scope, declaration: String) {
+        guard scope.kind == .cached || scope.kind == .singleton else {
+            Report.misuse(
+                declaration,
+                """
+                onDispose needs a scope that keeps its instances strongly (cached, singleton, or a custom one of those \
+                kinds), and this factory's scope is \(scope), so the hook would never run. Give the factory such a \
+                scope, or drop the modifier.
+                """)
+        }
+    }
+
+    /// Stops with a message unless `seconds` is a time-to-live and `scope` keeps its instances.
+    static func timeToLive(_ seconds: Double, scope: SharedContainer.Scope, declaration: String) {
+        guard seconds > 0, seconds.isFinite else {
+            Report.misuse(declaration, "timeToLive(\(seconds)) needs a number of seconds above zero.")
+        }
+        keepsInstances(scope: scope, declaration: declaration, modifier: "timeToLive(\(seconds))")
+    }
+
+    /// Stops with a message unless `scope` keeps its instances, as `modifier` needs.
+    static func keepsInstances(scope: SharedContainer.Scope, declaration: String, modifier: String) {
+        guard scope.kind != .unique && scope.kind != .graph else {
+            Report.misuse(
+                declaration,
+                """
+                \(modifier) needs a scope that keeps its instances (cached, singleton, shared, or a custom one of \
+                those kinds), and this factory's scope is \(scope). Give the factory such a scope, or drop the \
+                modifier.
+                """)
+        }
+    }
+}
+
+extension FactoryBox {
+    func withDispose(_ dispose: @escaping (AnyObject) -> Void) -> FactoryBox {
+        ModifierCheck.dispose(scope: scope, declaration: declaration)
+        return modified { $0.dispose = dispose }
+    }
+
+    func withAfterMake(_ hook: AfterMake) -> FactoryBox {
+        modified { $0.add(afterMake: hook) }
+    }
+
+    func withTimeToLive(_ seconds: Double) -> FactoryBox {
+        ModifierCheck.timeToLive(seconds, scope: scope, declaration: declaration)
+        return modified { $0.timeToLive = seconds }
+    }
+
+    /// A new factory changed by a modifier that needs a scope that keeps its instances.
+    func modifiedForScope(_ modifier: String, _ change: (inout FactoryDefinition) -> Void) -> FactoryBox {
+        ModifierCheck.keepsInstances(scope: scope, declaration: declaration, modifier: modifier)
+        return modified(change)
+    }
+
+    /// A new factory: this one, whose live closures a strict test's world does not report.
+    var markedLiveInTests: FactoryBox { modified { $0.isLiveInTests = true } }
+
+    /// A new factory: this one, with `make` for `condition` (replacing one for the same condition).
+    func adding(_ condition: ContextCondition, _ make: Maker) -> FactoryBox {
+        modified { $0.add(FactoryContext(condition: condition, make: make)) }
+    }
+}
