@@ -28,8 +28,8 @@
 ///   - fileID: Where the stand-in is made, for messages. Leave the default.
 ///   - line: The line where the stand-in is made. Leave the default.
 public func unimplemented<each Argument, Result>(
-    _ endpoint: String, placeholder: @autoclosure @escaping @Sendable () -> Result, fileID: String = #fileID,
-    line: Int = #line
+    _ endpoint: String, placeholder: @autoclosure @escaping @Sendable () -> Result, fileID: StaticString = #fileID,
+    line: UInt = #line
 ) -> @Sendable (repeat each Argument) -> Result {
     let site = "\(fileID):\(line)"
     return { (_: repeat each Argument) in
@@ -41,7 +41,7 @@ public func unimplemented<each Argument, Result>(
 /// A stand-in for a throwing endpoint, which throws ``UnimplementedEndpoint`` when called: each call is an issue of
 /// the running test, or a warning outside tests, as ``unimplemented(_:placeholder:fileID:line:)`` says.
 public func unimplemented<each Argument, Result>(
-    _ endpoint: String, fileID: String = #fileID, line: Int = #line
+    _ endpoint: String, fileID: StaticString = #fileID, line: UInt = #line
 ) -> @Sendable (repeat each Argument) throws -> Result {
     let site = "\(fileID):\(line)"
     return { (_: repeat each Argument) throws in
@@ -55,7 +55,7 @@ public func unimplemented<each Argument, Result>(
 // Disfavored: where the endpoint can throw, the throwing stand-in fits better.
 @_disfavoredOverload
 public func unimplemented<each Argument>(
-    _ endpoint: String, fileID: String = #fileID, line: Int = #line
+    _ endpoint: String, fileID: StaticString = #fileID, line: UInt = #line
 ) -> @Sendable (repeat each Argument) -> Void {
     let site = "\(fileID):\(line)"
     return { (_: repeat each Argument) in Unimplemented.called(endpoint, madeAt: site) }

@@ -33,7 +33,7 @@ extension SharedContainer.Diagnostics {
     /// of anything.
     ///
     /// While it is on, every resolution takes Forge's slower path, which finds the instances being made around it.
-    /// ``verify(fileID:line:_:)-4yeuw`` reports captive dependencies whatever this says.
+    /// ``verify(fileID:line:_:)-51hkk`` reports captive dependencies whatever this says.
     public static var captiveDependencies: CaptiveDependencyPolicy {
         get { CaptiveDependencies.policy }
         set { CaptiveDependencies.setPolicy(newValue) }

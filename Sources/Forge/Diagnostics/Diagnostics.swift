@@ -50,7 +50,7 @@ enum Report {
     }
 
     /// Stops the process with `problem`'s message; on a thread of a running
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``, records it and parks the thread instead
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk``, records it and parks the thread instead
     /// (``Verification``). Met elsewhere inside a `verify` (on the main actor), or by work that outlived one, the
     /// message says why it stops.
     static func stop(_ problem: ResolutionError) -> Never {

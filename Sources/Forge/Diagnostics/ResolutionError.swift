@@ -45,7 +45,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let factory: String
     /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again; for a
     /// captive dependency, the factories from the longer-lived one to ``factory``; for a promise met inside other
-    /// factories' closures (in ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``, or with cycle detection
+    /// factories' closures (in ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk``, or with cycle detection
     /// on), those factories, outermost first, ending with ``factory``. For a `tryResolve()` of a promise made inside
     /// another factory's closure, the factories whose closures were running on the thread, outermost first, ending
     /// with the promise, when chains were recorded there (cycle detection on, or captive dependencies looked for:

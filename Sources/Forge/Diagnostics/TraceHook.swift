@@ -76,7 +76,7 @@ extension FactoryBox {
     }
 
     /// Where the instance of the coming resolution will come from, as far as its slot tells before it.
-    private func source(for parameter: UnsafeRawPointer, in slot: FactoryBox, world: World)
+    private func source(for parameter: UnsafeRawPointer, in slot: Slot, world: World)
         -> ResolutionEvent.Source
     {
         if path == .graph && ThreadResolutionState.graphInstance(of: self) != nil { return .graph }
@@ -86,7 +86,7 @@ extension FactoryBox {
     /// Where the instance of the coming resolution will come from, but for a `graph` scope's instance: `target`'s
     /// (`slot` itself, or a parameter value's cell) if it keeps one, else an override, a context or the factory's
     /// own closure.
-    func source(in slot: FactoryBox, target: FactoryBox, world: World) -> ResolutionEvent.Source {
+    func source(in slot: Slot, target: FactoryBox, world: World) -> ResolutionEvent.Source {
         if path != .unique && path != .graph && holdsLiveInstance(in: target, world: world) { return .cache }
         if slot.hasRegistration { return .override }
         return hasContexts && hasContext(in: world) ? .context : .new

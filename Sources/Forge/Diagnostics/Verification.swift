@@ -2,11 +2,11 @@
 internal import CForge
 
 extension SharedContainer.Diagnostics {
-    /// A wiring mistake ``verify(fileID:line:_:)-4yeuw`` found: a missing promise, a circular dependency, nesting too
+    /// A wiring mistake ``verify(fileID:line:_:)-51hkk`` found: a missing promise, a circular dependency, nesting too
     /// deep, or a captive dependency, each with its chain.
     public typealias Problem = ResolutionError
 
-    /// What ``verify(fileID:line:_:)-4yeuw`` found.
+    /// What ``verify(fileID:line:_:)-51hkk`` found.
     public struct VerificationReport: Sendable, CustomStringConvertible {
         /// Every problem found, in the order met: the captive dependencies, and the first problem that would have
         /// stopped the process, if any (the resolution ended there).
@@ -61,11 +61,11 @@ extension SharedContainer.Diagnostics {
     /// is reported; one met on a thread or a dispatch queue it starts goes by ``captiveDependencies``, as outside
     /// `verify`. So does what its work meets after `verify` returned.
     /// `body` must not need the calling thread (it waits), nor the main actor if you call this from it: for a
-    /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-18jxy``. Call it after
+    /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-4il86``. Call it after
     /// `registerAllServices()` (in a test, say), not inside it: what it registers is not in force yet.
     @_disfavoredOverload  // in an async context, `verify { @MainActor in … }` must find the async form
     public static func verify(
-        fileID: String = #fileID, line: Int = #line, _ body: @escaping @Sendable () -> Void
+        fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable () -> Void
     ) -> VerificationReport {
         let world = verificationWorld(fileID: fileID, line: line)
         return VerificationReport(problems: Verification.run(in: world, body))
@@ -104,7 +104,7 @@ extension SharedContainer.Diagnostics {
     /// (the Testing article shows how).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public static func verify(
-        fileID: String = #fileID, line: Int = #line, _ body: @escaping @Sendable () async -> Void
+        fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable () async -> Void
     ) async -> VerificationReport {
         let world = verificationWorld(fileID: fileID, line: line)
         return VerificationReport(problems: await Verification.run(in: world, body))
@@ -112,7 +112,7 @@ extension SharedContainer.Diagnostics {
 
     /// The world a `verify` at `fileID`:`line` runs in, from the registrations in force; stops the process when
     /// called inside `registerAllServices()`.
-    private static func verificationWorld(fileID: String, line: Int) -> World {
+    private static func verificationWorld(fileID: StaticString, line: UInt) -> World {
         if AutoRegistration.isRunningOnThisThread {
             Report.misuse(
                 "Container.Diagnostics.verify (\(fileID):\(line))",
@@ -126,7 +126,7 @@ extension SharedContainer.Diagnostics {
     }
 }
 
-/// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw``: a resolution on a thread of its own, on which a
+/// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk``: a resolution on a thread of its own, on which a
 /// problem that would stop the process is recorded instead, and ends the resolution. Its thread knows it through
 /// ``ThreadResolutionState/verification``, the tasks of an async body through ``inTask``; ``Report`` records a
 /// problem met on its thread instead of stopping the process, and says where else one was met.

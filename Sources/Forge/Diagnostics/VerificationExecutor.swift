@@ -1,6 +1,6 @@
 // Forge: the task executor an async verify { } runs on, with threads of its own that a problem may park.
 
-/// Runs the jobs of an async ``SharedContainer/Diagnostics/verify(fileID:line:_:)-18jxy`` body on threads of its
+/// Runs the jobs of an async ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4il86`` body on threads of its
 /// own, so that a problem met in a closure that cannot throw parks one of them (``Verification/abandon(with:)``),
 /// never one of Swift's cooperative threads.
 ///

@@ -70,7 +70,7 @@ extension FactoryBox {
         return made
     }
 
-    private func resolveAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+    private func resolveAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
         -> AnyObject
     {
         switch kind {
@@ -90,7 +90,7 @@ extension FactoryBox {
     }
 
     /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
-    private func runClosureAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+    private func runClosureAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
         -> AnyObject
     {
         TaskResolutionState.checkCycle(self, with: parameter)
@@ -125,7 +125,7 @@ extension FactoryBox {
     /// factory's slot, of which `cell` is a cell. Returns `nil`, making nothing, when `slot` let go of `cell` before
     /// this caller could start its creation.
     private func createOnceAsync(
-        _ parameter: any Sendable, in cell: FactoryBox, registrationFrom slot: FactoryBox, world: World
+        _ parameter: any Sendable, in cell: Slot, registrationFrom slot: Slot, world: World
     ) async throws -> AnyObject? {
         let isShared = kind == .shared
         if definition.timeToLive != nil {
@@ -172,7 +172,7 @@ extension FactoryBox {
     /// Runs the creation `creation` records in `cell`, publishes its instance, listed as `slot`'s, and ends it for
     /// every caller. A cell with a creation under way is never retired (SlotState.retireCells).
     private func create(
-        _ creation: AsyncCreation, _ parameter: any Sendable, in cell: FactoryBox, of slot: FactoryBox, world: World,
+        _ creation: AsyncCreation, _ parameter: any Sendable, in cell: Slot, of slot: Slot, world: World,
         startedAt epoch: Int
     ) async {
         creation.start()
@@ -204,7 +204,7 @@ extension FactoryBox {
     }
 
     /// The instance the current top-level async resolution already made, or a new one it then shares.
-    private func graphInstanceAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+    private func graphInstanceAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
         -> AnyObject
     {
         guard let enclosing = TaskResolutionState.current, enclosing.factory != nil else {
@@ -265,7 +265,7 @@ extension FactoryBox {
 
     // MARK: Trace
 
-    private func resolveTracedAsync(_ parameter: any Sendable, in slot: FactoryBox, world: World) async throws
+    private func resolveTracedAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
         -> AnyObject
     {
         let thread = ThreadResolutionState.current

@@ -1,81 +1,15 @@
-// Forge: the engine's object behind every factory, and the map of how a resolution goes.
-//
-// How a resolution goes
-// =====================
-// The engine knows no types. `Container.api()` is the typed shell (Factory.swift), a transparent `callAsFunction`
-// inlined where it is called: it makes a `T?` holding `nil` and calls, through `TypedEdge` (TypedEdge.swift), the
-// non-generic `FactoryBox.resolve(_:into:)` with a pointer to it and one to its parameter (`.noParameter` for none).
-// That resolves the instance as an `AnyObject` (`resolveObject`) and stores it into the `T?`
-// (`Representation.store`, Representation.swift): the object itself when `T` is a class, a copy of what a `Holder<T>`
-// holds otherwise. The `T?` and its unwrapping are all a call site holds for `T`. A class instance's hit and a unique
-// resolution, in the process's world with nothing set, stay in `resolve(_:into:)`; the rest is `resolveThoroughly`.
-//
-// A hit (a cached or singleton instance exists):
-// 1. `FastPathWord.allClear()` reads the process-wide word. While it is zero (no isolated world, no decorator, no
-//    trace, no captive-dependency check, `AutoRegistering` done) the slot is the box itself, borrowed. Otherwise
-//    `currentSlot()` runs `AutoRegistering` if needed and looks the slot up in the current task's isolated world,
-//    under the world's lock; in the process's world while isolated worlds exist, it checks the resolution as an
-//    escaped one (EscapedResolutions.swift). It takes the slot unretained: the world holds its slots until it dies,
-//    and the task local that names the world holds the world for the whole resolution. While a trace is set,
-//    `resolveTraced` (TraceHook.swift) wraps the rest to time it.
-// 2. The slot's lock is taken to read (`reading`), the instance copied out (retained), the lock released.
-// 3. If a decorator is set, it is called with the instance, outside every lock.
-//
-// A unique resolution takes the slot's lock only to read the registration, then runs the closure as in step 3
-// of a miss.
-//
-// A factory with `timeToLive` or `scopeOnParameters` resolves through `resolveModified` (ScopeModifiers.swift):
-// it drops an expired instance first, and keeps each parameter value's instance in a cell, a slot of its own that
-// the factory's slot holds; the cell is then "the slot" of the steps below, but the registration is read from the
-// factory's slot.
-//
-// A miss (Resolution.swift):
-// 1. `createOnce` claims the slot's creation under the slot's lock (`Creation`), or parks until the thread that
-//    holds the claim has finished, then reads again. A thread that finds its own claim is in a cycle.
-// 2. It notes the world's epoch, which every `register`, `reset`, `pop()` and scope reset advances.
-// 3. `runClosure` reads the registration under the slot's lock, then runs it (or a context's closure, or the
-//    factory's own) with no lock held, tracking depth and the cycle chain for this thread
-//    (`ThreadResolutionState`, `CycleDetection`). In a strict test's world, a live closure is reported first
-//    (`reportIfLive`, LiveClosuresInTests.swift).
-// 4. `World.publish` takes the world's lock, then the slot's: if the epoch has not moved, it caches the
-//    instance and lists the slot under its scope; either way it ends the claim. Parked threads are woken after
-//    the locks are released.
-//
-// An async factory (AsyncResolve.swift) has a box like every factory, and the same slots, registrations, contexts,
-// modifiers and publication. It differs only in how a caller waits: a miss of a scope that keeps instances starts
-// one creation in a task of its own that every caller awaits (`AsyncCreation`), instead of parking a thread, and what
-// `ThreadResolutionState` tracks per thread, `TaskResolutionState` tracks per task, across awaits.
-// A `MainActorFactory` is a synchronous factory whose closures run main-actor code (`MainActorBridge`); calling it
-// is `@MainActor`, so every step above runs on the main thread.
-//
-// Which lock guards what
-// ======================
-// - A slot's lock (a word from `LockWordPool`, Slot.swift): its `SlotState`, the registration, instance, sequence
-//   and creation. Held for a few instructions, never while user code runs. A box is its factory's slot in the
-//   process's world.
-// - `LockWordPool`: the pool of lock words, taken when a box is made and dies; it takes no other lock.
-// - Across `fork()`: the process's world's lock, then `WaitsFor`'s and the pool's (leaves), are taken before the
-//   fork, so the child gets those tables whole. A lock held to change (`withLock`, not `reading`) by a thread the
-//   child does not have stops the child with a message (CForge).
-//   A parameter value's cell is made before its factory's lock is taken: making one takes the pool's lock.
-// - A world's lock (`World`): its tables (slots of an isolated world, overrides, baseline, scope lists, the
-//   push/pop stack) and its epoch. A world's lock is taken before a slot's, and a slot's before its cells', never
-//   the other way round.
-// - `Parking`: where threads wait for a claim to end; one futex word on Linux.
-// - Per thread, no lock: the depth, the graph scope's instances and the cycle chain (`ThreadResolutionState`).
-// - `AutoRegistration`, `DecoratorHook`, `TraceHook`: a `Locked` each, never held while their hooks run.
-//
-// Instances that a lock section lets go of are released after the lock (`Garbage`), and their `onDispose` hooks
-// run then: a deinit or a hook is user code.
+// Forge: FactoryBox, the engine's object behind every factory, and the hit path.
+// How a resolution goes, which lock guards what, and the roles a box plays (the factory, a world's slot, a parameter
+// value's cell): How Forge Works, Sources/Forge/Forge.docc/Articles/HowForgeWorks.md.
 
 /// The object every factory holds (`Factory`, `ParameterFactory`, the main-actor and async ones): its closures,
 /// scope, declaration site, and its state in the process's world. It knows no types: it makes, keeps and
 /// returns instances as `AnyObject`s (``Representation``), and the typed shell that holds it turns them into `T`s.
 ///
-/// Its identity is the factory's identity. Everything that registrations and scopes change lives in a slot of the
-/// current ``World``: in the process's world, the box itself (Slot.swift); in an isolated world, a box made from
-/// the same definition for that world (``newSlot(registration:strict:)``), whose identity is not the factory's. Keeping
-/// the process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
+/// Its identity is the factory's identity. Everything that registrations and scopes change lives in a ``Slot`` of
+/// the current ``World``: in the process's world, the box itself; in an isolated world, a box made from the same
+/// definition for that world (``newSlot(registration:strict:)``), whose identity is not the factory's. Keeping the
+/// process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
 ///
 /// Nothing in it is generic, so it is compiled once, in Forge: a call site is specialized only for a temporary of
 /// `T` that ``resolve(_:into:)`` fills, and declaring a factory of a new type makes the runtime instantiate no
@@ -200,7 +134,7 @@ final class FactoryBox: @unchecked Sendable {
 
     /// A new slot for an isolated world, starting with `registration` or none; a strict test's world's (`strict`)
     /// reports the closures that run live in it, unless the factory is marked `liveInTests`.
-    func newSlot(registration: Registration?, strict: Bool) -> FactoryBox {
+    func newSlot(registration: Registration?, strict: Bool) -> Slot {
         FactoryBox(
             slotOf: self, registration: registration, reportsLiveClosures: strict && !definition.isLiveInTests)
     }
@@ -291,7 +225,7 @@ final class FactoryBox: @unchecked Sendable {
     }
 
     @inline(__always)  // into resolveObject(_:), as above
-    func resolve(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
+    func resolve(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         switch path {
         case .unique:
             return runClosure(parameter, in: slot)
@@ -330,7 +264,7 @@ final class FactoryBox: @unchecked Sendable {
     }
 
     /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
-    func currentSlot() -> Unmanaged<FactoryBox> {
+    func currentSlot() -> Unmanaged<Slot> {
         // The current world lives at least as long as this resolution: the task local that names it holds it. The
         // process's world's slots are the boxes.
         guard let world = isolatedWorld(resolving: self) else { return Unmanaged.passUnretained(self) }

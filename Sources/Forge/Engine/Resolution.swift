@@ -3,7 +3,7 @@
 extension FactoryBox {
     /// Calls the registration or the factory's own closure, then the `afterMake` hook, with no lock held, tracking
     /// depth and the cycle chain for this thread: the hook is a part of making the instance.
-    func runClosure(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
+    func runClosure(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         let summary = slot.summary
         // One test on the common path (no override, a lenient world), two with an override; a strict world's slot
         // goes through a function of its own, so that the common path keeps fewer values live (Benchmarks/README.md).
@@ -25,7 +25,7 @@ extension FactoryBox {
     /// The registration `slot` holds, if its `summary` says it has one; when it also says to, reports a live
     /// closure about to run, and with `chain`, the factories whose closures reached it (``reportIfLive(_:in:chain:)``).
     @inline(never)  // off runClosure's common paths (no override, or one in a lenient world): see runClosure
-    func registration(in slot: FactoryBox, _ summary: Summary, namingChain chain: Bool) -> Registration? {
+    func registration(in slot: Slot, _ summary: Summary, namingChain chain: Bool) -> Registration? {
         let registration = summary.contains(.hasRegistration) ? slot.reading { $0.registration } : nil
         if summary.contains(.reportsLiveClosures) { reportIfLive(registration, in: World.current, chain: chain) }
         return registration
@@ -143,7 +143,7 @@ extension FactoryBox {
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
     /// ``ParameterFactory/scopeOnParameters``, else `slot` itself.
-    func instanceSlot(for parameter: UnsafeRawPointer, in slot: FactoryBox) -> FactoryBox {
+    func instanceSlot(for parameter: UnsafeRawPointer, in slot: Slot) -> Slot {
         definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
     }
 
@@ -183,7 +183,7 @@ extension FactoryBox {
     ///
     /// An instance whose creation overlapped a change of registrations or scopes in its world is returned to the
     /// caller but not cached: it may have been made from what the change replaced.
-    func createOnce(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
+    func createOnce(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         // Only a parameter value's cell is ever retired, and a world's slot is none.
         createOnce(parameter, in: slot, registrationFrom: slot)!
     }
@@ -192,7 +192,7 @@ extension FactoryBox {
     /// kept per parameter value, the factory's slot, of which `slot` is a cell. The world lists `source` under the
     /// scope. Returns `nil`, making nothing, when `slot` is a cell that `source` let go of before this thread could
     /// claim its creation: the caller looks the value's cell up again.
-    func createOnce(_ parameter: UnsafeRawPointer, in slot: FactoryBox, registrationFrom source: FactoryBox)
+    func createOnce(_ parameter: UnsafeRawPointer, in slot: Slot, registrationFrom source: Slot)
         -> AnyObject?
     {
         let isShared = kind == .shared
@@ -241,7 +241,7 @@ extension FactoryBox {
     ///
     /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
     /// own closure asking would be a cycle), so its instance is not recorded.
-    func graphInstance(_ parameter: UnsafeRawPointer, in slot: FactoryBox) -> AnyObject {
+    func graphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
         let isTopLevel = ThreadResolutionState.depth == 0
         let made = runClosure(parameter, in: slot)

@@ -42,7 +42,7 @@ final class ThreadResolutionState {
     /// ``TraceHook``'s recordings until it returns, or until its thread is abandoned
     /// (``abandonGraphRecordings()``).
     var openGraphRecordings = 0
-    /// The ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4yeuw`` this thread runs: problems are recorded there
+    /// The ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk`` this thread runs: problems are recorded there
     /// instead of stopping the process.
     var verification: Verification?
     /// Whether the trace hook runs on this thread: what it resolves is not traced.

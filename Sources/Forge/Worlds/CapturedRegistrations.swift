@@ -21,7 +21,7 @@ extension SharedContainer.Registrations {
     /// - Parameters:
     ///   - fileID: Where it is captured, for the message a late `run` writes. Leave the default.
     ///   - line: The line where it is captured. Leave the default.
-    public static func capture(fileID: String = #fileID, line: Int = #line) -> Captured {
+    public static func capture(fileID: StaticString = #fileID, line: UInt = #line) -> Captured {
         Captured(World.current, site: "\(fileID):\(line)")
     }
 

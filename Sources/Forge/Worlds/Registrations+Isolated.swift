@@ -29,8 +29,8 @@ extension SharedContainer.Registrations {
     ///   - body: The code that runs in the world.
     /// - Returns: What `body` returns.
     public static func isolated<R>(
-        named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: String = #fileID,
-        line: Int = #line, _ body: () throws -> R
+        named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: StaticString = #fileID,
+        line: UInt = #line, _ body: () throws -> R
     ) rethrows -> R {
         let world = World.makeIsolated(
             named: name, runContext: runContext, at: "\(fileID):\(line)", watchingForEscapes: true)
@@ -45,8 +45,8 @@ extension SharedContainer.Registrations {
     ///
     /// - Returns: What `body` returns.
     public static func isolated<R>(
-        named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: String = #fileID,
-        line: Int = #line, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+        named name: String? = nil, runContext: SharedContainer.RunContext? = nil, fileID: StaticString = #fileID,
+        line: UInt = #line, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
         let world = World.makeIsolated(
             named: name, runContext: runContext, at: "\(fileID):\(line)", watchingForEscapes: true)
@@ -65,6 +65,9 @@ extension SharedContainer.Registrations {
     /// its own closure, a context's other than `onTest`, or the app's baseline registration, unless it is marked
     /// `liveInTests` (``ResolutionError/Kind/liveInStrictTest``). `false` says the world is lenient; `nil`, that it is
     /// as strict as the world it is nested in (lenient at the top).
+    ///
+    /// `fileID` and `line` are a `String` and an `Int`, as in Swift Testing's `SourceLocation`, which the trait
+    /// passes on.
     @_spi(ForgeTesting)
     public static func isolated<R>(
         named name: String, fileID: String, line: Int, strict: Bool? = nil,

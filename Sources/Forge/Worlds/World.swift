@@ -63,7 +63,7 @@ final class World: Sendable {
 
     private struct Snapshot {
         /// The overrides at the `push()`, by slot.
-        var registrations: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)]
+        var registrations: [ObjectIdentifier: (slot: Slot, registration: Registration)]
         /// The world's instance count at the `push()`.
         var sequence: UInt64
     }
@@ -76,14 +76,14 @@ final class World: Sendable {
         var baseline: [ObjectIdentifier: Registered]
         /// An isolated world's slots, by factory, with the factory, kept alive for as long as the world: a factory
         /// that died could otherwise leave its slot to a new factory at the same address.
-        var slots: [ObjectIdentifier: (box: FactoryBox, slot: FactoryBox)] = [:]
+        var slots: [ObjectIdentifier: (box: FactoryBox, slot: Slot)] = [:]
         /// The same slots, unretained, for a hit: looking one up copies no reference. They live as long as the
         /// world, which never removes a slot.
-        var unretainedSlots: [ObjectIdentifier: Unmanaged<FactoryBox>] = [:]
+        var unretainedSlots: [ObjectIdentifier: Unmanaged<Slot>] = [:]
         /// Slots with an override, by slot.
-        var overridden: [ObjectIdentifier: FactoryBox] = [:]
+        var overridden: [ObjectIdentifier: Slot] = [:]
         /// Slots holding an instance, by scope, then by slot.
-        var cached: [ObjectIdentifier: (scope: SharedContainer.Scope, slots: [ObjectIdentifier: FactoryBox])] = [:]
+        var cached: [ObjectIdentifier: (scope: SharedContainer.Scope, slots: [ObjectIdentifier: Slot])] = [:]
         var stack: [Snapshot] = []
         /// Counts instances put in caches, so that `pop()` knows which came after its `push()`.
         var sequence: UInt64 = 0
@@ -168,7 +168,7 @@ final class World: Sendable {
     // MARK: Slots
 
     /// This world's slot for `box`, made on first use in an isolated world.
-    func slot(for box: FactoryBox) -> FactoryBox {
+    func slot(for box: FactoryBox) -> Slot {
         if isGlobal { return box }  // no lock: the global world's slots are the boxes
         if let slot = state.reading({ $0.slots[ObjectIdentifier(box)]?.slot }) { return slot }
         return state.withLock { slot(for: box, in: &$0) }
@@ -178,13 +178,13 @@ final class World: Sendable {
     /// resolution's world lives until it returns: the task local that names it holds it.
     /// With it, a hit in an isolated world retains and releases neither the slot nor a table entry
     /// (Benchmarks/README.md, "Design choices").
-    func unretainedSlot(for box: FactoryBox) -> Unmanaged<FactoryBox> {
+    func unretainedSlot(for box: FactoryBox) -> Unmanaged<Slot> {
         if isGlobal { return Unmanaged.passUnretained(box) }
         if let slot = state.reading({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
         return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0)) }
     }
 
-    private func slot(for box: FactoryBox, in state: inout State) -> FactoryBox {
+    private func slot(for box: FactoryBox, in state: inout State) -> Slot {
         if isGlobal { return box }
         let id = ObjectIdentifier(box)
         if let entry = state.slots[id] { return entry.slot }
@@ -281,7 +281,7 @@ final class World: Sendable {
     }
 
     private static func set(
-        _ registration: Registration?, on slot: FactoryBox, in state: inout State,
+        _ registration: Registration?, on slot: Slot, in state: inout State,
         garbage: inout Garbage, keepingInstance: Bool = false
     ) {
         slot.replaceRegistration(with: registration, keepingInstance: keepingInstance, garbage: &garbage)
@@ -292,7 +292,7 @@ final class World: Sendable {
     }
 
     /// Takes `slot` off the scope lists, after its instance was dropped; what the lists held goes in `garbage`.
-    private static func forgetInstance(of slot: FactoryBox, in state: inout State, garbage: inout Garbage) {
+    private static func forgetInstance(of slot: Slot, in state: inout State, garbage: inout Garbage) {
         let id = ObjectIdentifier(slot)
         for key in state.cached.keys { garbage.append(state.cached[key]?.slots.removeValue(forKey: id)) }
     }
@@ -327,7 +327,7 @@ final class World: Sendable {
     /// Returns every factory to its baseline registration and empties the push/pop stack.
     func resetRegistrations() {
         change { state, garbage in
-            var baseline: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)] = [:]
+            var baseline: [ObjectIdentifier: (slot: Slot, registration: Registration)] = [:]
             for entry in state.baseline.values {
                 // An isolated world's factories that have no slot yet will start from their baseline anyway.
                 guard isGlobal || state.slots[ObjectIdentifier(entry.box)] != nil else { continue }
@@ -343,7 +343,7 @@ final class World: Sendable {
     /// Gives every overridden slot, and every slot in `registrations`, the registration `registrations` holds
     /// for it (none if it is not there), and drops the instance of each one that changes.
     private static func restore(
-        _ registrations: [ObjectIdentifier: (slot: FactoryBox, registration: Registration)],
+        _ registrations: [ObjectIdentifier: (slot: Slot, registration: Registration)],
         in state: inout State, garbage: inout Garbage
     ) {
         var slots = state.overridden
@@ -359,7 +359,7 @@ final class World: Sendable {
     /// kept anything) unless the world changed since `epoch`. A slot that kept it is listed under `scope` as
     /// `listed`: the slot itself, or the factory's slot of which `slot` is a parameter value's cell.
     func publish(
-        _ slot: FactoryBox, listedAs listed: FactoryBox, in scope: SharedContainer.Scope,
+        _ slot: Slot, listedAs listed: Slot, in scope: SharedContainer.Scope,
         startedAt epoch: Int, store: (inout SlotState) -> Bool
     ) {
         let wake = publish(listed, in: scope, startedAt: epoch) { unchanged, sequence in
@@ -376,7 +376,7 @@ final class World: Sendable {
     /// number an instance cached now gets; `finish` ends the creation under the slot's lock and returns whether
     /// it kept an instance. A slot that did is listed under `scope`. Returns what `finish` returned with it.
     func publish<R>(
-        _ slot: FactoryBox, in scope: SharedContainer.Scope, startedAt epoch: Int,
+        _ slot: Slot, in scope: SharedContainer.Scope, startedAt epoch: Int,
         finish: (_ unchanged: Bool, _ sequence: UInt64) -> (kept: Bool, R)
     ) -> R {
         state.withLock { state in
