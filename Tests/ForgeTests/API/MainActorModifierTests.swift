@@ -144,8 +144,9 @@ extension Container {
 }
 
 extension MainActorModifierTests {
-    /// The hook's task used to inherit the resolution and the graph recording of the task that let go of the
-    /// instance: what it resolved showed up as made by the async factory whose resolution found the instance expired.
+    /// The hook's task must not inherit the resolution and the graph recording of the task that let go of the
+    /// instance: what it resolves would then show up as made by the async factory whose resolution found the instance
+    /// expired.
     @Test("A dispose hook's resolutions are no part of the graph or resolution that let go of the instance")
     func disposeHookOutsideTheGraph() async {
         graphHookRan = false

@@ -1,5 +1,5 @@
-// tryResolve() runs on the calling thread: what it gives back there, and what it reports where. The third review's
-// findings, from when tryResolve() ran closures on a thread of its own, kept as what tryResolve() and verify promise.
+// tryResolve() runs on the calling thread: what it gives back there, and what it reports where, beside verify,
+// the decorator, the trace, graph recordings, expiry and captive dependencies.
 import Dispatch
 import ForgeTesting
 import Testing

@@ -19,7 +19,7 @@ extension Container {
 @Suite struct TryResolveRaceTests {
     @Test("A synchronous tryResolve() racing resets of what fulfils the promise gets an instance or the error")
     func synchronous() async {
-        // In a process of its own: before the fix, the race stopped it.
+        // In a process of its own: should the race stop the process, only this test fails.
         await #expect(processExitsWith: .success) {
             let outcomes = raceResolutions(iterations: 20_000) {
                 [try? Container.racedPromise.tryResolve(), try? Container.racedUniquePromise.tryResolve()]

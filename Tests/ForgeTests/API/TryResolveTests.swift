@@ -1,8 +1,7 @@
 // tryResolve() checks the factory itself, on the calling thread, and throws what a plain call would stop the process
 // with: its own unfulfilled promise, a cycle back to a factory this thread is making, nesting too deep, a captive
 // dependency under .stop. What its closure resolves is resolved as a plain call resolves it; verify is the deep
-// check. (Until issue 33, tryResolve() ran the closures on a thread of its own and parked it on a problem beneath:
-// the tests that described that now say what tryResolve() and verify promise instead.)
+// check.
 import Forge
 import Foundation
 import Testing
@@ -200,7 +199,8 @@ extension Container {
         #expect(standardError(result).contains("captive dependency. Factory<Branch>"))
     }
 
-    /// Each failing call used to start a thread and park it for good, with what the failed closures made.
+    /// A failing call must not start a thread, nor park one for good holding what the failed closures made: the
+    /// process keeps its thread count, and every object those closures made dies.
     @Test("300 failing tryResolve() calls start no thread and leave nothing they made alive")
     func failuresCostNoThread() async {
         await #expect(processExitsWith: .success) {

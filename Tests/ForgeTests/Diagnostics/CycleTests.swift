@@ -120,8 +120,8 @@ private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(
         #expect(text.contains("Factory<Tracked> (ForgeTests/CycleTests.swift:"))
     }
 
-    /// With detection off, as in a release build, a cycle of unique factories recursed until the stack overflowed,
-    /// and the process died with no Forge message.
+    /// With detection off, as in a release build, a cycle of unique factories must stop with Forge's message at the
+    /// nesting limit, rather than recurse until the stack overflows and the process dies with no message.
     @Test("With cycle detection off, a cycle of unique factories stops with a message before the stack overflows")
     func uniqueCycleWithDetectionOff() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -8,8 +8,8 @@ import Testing
 @Suite struct AddressReuseTests {
     /// Each round declares a non-`static` `Factory<Int>`, caches its instance in an isolated world and lets the
     /// factory die; the `Factory<String>` declared next usually lands at the same address. It must get a slot of
-    /// its own: reading the dead factory's `Int` as a `String` crashed. In a child process, so that a crash fails
-    /// this test alone.
+    /// its own: one that inherited the dead factory's slot would read its `Int` as a `String`, and crash. In a child
+    /// process, so that a crash fails this test alone.
     @Test("A new factory at a dead factory's address gets its own slot in an isolated world")
     func deadFactoriesLeaveNothingBehind() async {
         await #expect(processExitsWith: .success) {
@@ -27,8 +27,8 @@ import Testing
     }
 
     /// Threads resolve factories that the main thread declared and let go of; whichever thread lets go last frees
-    /// them, and their lock words go back to the pool, to serve the factories that thread declares next. A word was
-    /// set up for its new factory with a plain write, which the thread sanitizer reported as a race with the last
+    /// them, and their lock words go back to the pool, to serve the factories that thread declares next. A word set
+    /// up for its new factory with a plain write would be reported by the thread sanitizer as a race with the last
     /// unlock on another thread: the order between them comes from reference counting, which it cannot see. Under
     /// `swift test --sanitize=thread`, a report fails the child process, and so this test. In a child process: each
     /// `reset(.scope)` changes the process's world, which would keep other tests' creations from being cached.

@@ -50,8 +50,8 @@ extension Container {
         }
     }
 
-    /// A resolution that finds its cache emptied while it reads it, racing resets, must never hang (a bug of an
-    /// earlier engine made the next reset wait forever in 2 runs of 3); a hang fails it by time limit.
+    /// A resolution that finds its cache emptied while it reads it, racing resets, must never hang, nor leave the
+    /// next reset waiting forever for it; a hang fails it by time limit.
     @Test(.timeLimit(.minutes(1)))
     func resetsRacingHitsNeverHang() async {
         let factory = Factory(scope: .cached) { Slow(id: 0) }

@@ -102,7 +102,7 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
                     while stop.value == 0 { _ = Container.sharedProbe() }
                     resolver.signal()
                 }
-                // For a time rather than a count: under the thread sanitizer a count took most of the deadline.
+                // For a time rather than a count: under the thread sanitizer, a count would take most of the deadline.
                 let end = DispatchTime.now().uptimeNanoseconds + 3_000_000_000
                 while DispatchTime.now().uptimeNanoseconds < end {
                     for _ in 0..<1_000 { _ = Container.Scope.shared.isEmpty }

@@ -10,7 +10,7 @@ extension Container {
 }
 
 /// Whether this process runs under the thread sanitizer, whose runtime does not support `fork()` in a process
-/// with several threads: a child hung there inside the Swift runtime's `swift_once`, before reaching Forge.
+/// with several threads: a child can hang there inside the Swift runtime's `swift_once`, before reaching Forge.
 private let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 
 /// Whether a child takes over, or stops on, a lock a thread of its parent held: on Linux. On Apple platforms the

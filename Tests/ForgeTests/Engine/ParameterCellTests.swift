@@ -42,8 +42,8 @@ extension Container.Scope {
         }
     }
 
-    /// New cells are empty until their creator claims them; a table that fills up meanwhile used to let go of
-    /// them, and what their creator made was never kept. A fresh factory per round, so that every round fills its
+    /// New cells are empty until their creator claims them; a table that fills up meanwhile must not let go of
+    /// them, or what their creator makes is never kept. A fresh factory per round, so that every round fills its
     /// table from empty (at 16 and 32 cells) while four threads make 40 values. In a child process: another test's
     /// change to the process's world, made while a value is being made, rightly keeps that value from being cached.
     @Test("Under contention, each value of each factory is made exactly once")

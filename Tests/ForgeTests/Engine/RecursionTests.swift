@@ -1,7 +1,7 @@
 // A parameter factory that resolves itself with another value is recursion, not a cycle; the same value again is a
 // cycle; a parameter that cannot be compared recurses up to the nesting limit. One rule, for plain resolutions with
-// cycle detection on, for `tryResolve()`, async factories and `verify` alike (issue 32: verify called recursion a
-// cycle, and so did a plain resolution with detection on).
+// cycle detection on, for `tryResolve()`, async factories and `verify` alike: neither `verify` nor a plain
+// resolution with detection on may call recursion a cycle.
 import Forge
 import Testing
 
@@ -17,7 +17,7 @@ struct Opaque: Sendable {
 }
 
 extension Container {
-    /// The review's sample: a node made of the node one below it.
+    /// A tree of nodes, each made of the node one below it: recursion through other values.
     static let treeNode: ParameterFactory<Int, TreeNode> = ParameterFactory { n in
         TreeNode(n == 0 ? nil : treeNode(n - 1))
     }

@@ -40,8 +40,8 @@ private func resolveLate(_ value: UnsafeMutableRawPointer?) {
 
 @Suite struct ThreadExitTests {
     /// Keys' destructors run in the order the keys were made, so a key made after Forge's runs after Forge has
-    /// cleaned up the thread. Resolving there used freed memory (AddressSanitizer reported it; CI runs this suite
-    /// under it), and a thread started next reused the freed state.
+    /// cleaned up the thread. Resolving there must not use the freed state (AddressSanitizer would report it; CI runs
+    /// this suite under it), nor leave it for a thread started next to reuse.
     @Test("A thread-exit destructor that runs after Forge's own can resolve")
     func lateDestructorsResolve() {
         Container.Diagnostics.detectsCycles = true  // the cycle chain is per-thread state too

@@ -1,7 +1,6 @@
 // Every kind of `T` through every scope: what comes back is what the closure made, and a scope that keeps its
-// instance gives the same one again, by a plain call and by `tryResolve()`. An outside review's table, with `any
-// Error` added: a `shared` factory of one crashed on its hit, because the class instance found inside the existential
-// was the error's box, not the instance (issue 32).
+// instance gives the same one again, by a plain call and by `tryResolve()`. `any Error` included: the `shared` scope
+// must keep the class instance inside the existential, not the error's box, or a hit of such a factory crashes.
 import Forge
 import Foundation
 import Testing
@@ -154,7 +153,7 @@ private func expectTheTable() {
         Container.Registrations.isolated { expectTheTable() }
     }
 
-    /// The review's sample, as it wrote it: the second call crashed.
+    /// Two calls in a row of a `shared` factory of `any Error`: the second, a hit, must give back the same error.
     @Test func aSharedFactoryOfAnyErrorGivesBackTheErrorItMadeWhileItLives() {
         Container.Registrations.isolated {
             let error = Container.tableLastError()

@@ -102,9 +102,9 @@ extension Container {
 
     /// Hits copy the instance out while another thread resets the cache and so releases what it held: every
     /// instance a reader copies out must stay alive until the reader has retained it. Real threads in the process's
-    /// world, so this runs the same path as an app's hits. (An earlier engine read without a lock; removing its
-    /// writers' wait for readers made this test fail under the thread sanitizer.) Its resets advance the process
-    /// world's epoch, which would keep other suites' creations there from being cached: hence this suite.
+    /// world, so this runs the same path as an app's hits; under the thread sanitizer, a read that is not ordered
+    /// with the reset's release fails it. Its resets advance the process world's epoch, which would keep other
+    /// suites' creations there from being cached: hence this suite.
     @Test(.timeLimit(.minutes(1)))
     func hitsRacingResetsNeverSeeAReleasedInstance() {
         let dead = Counter()

@@ -139,8 +139,8 @@ extension Container {
     }
 
     /// An isolated world makes a factory's slot on first use, with the registration it inherits. A first use after
-    /// `push()` used to leave the slot out of the snapshot, and `pop()` then cleared the inherited mock: the rest of
-    /// the test reached the live service.
+    /// `push()` must still give `pop()` that registration back: were the slot left out of the snapshot, `pop()` would
+    /// clear the inherited mock, and the rest of the test would reach the live service.
     @Test("pop() gives back the registration a nested world inherited, when the factory was first used after push()")
     func popKeepsInheritedRegistrations() {
         Container.Registrations.isolated {
