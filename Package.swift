@@ -28,7 +28,7 @@ let package = Package(
             path: "Examples/ModularApp/App"),
         .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTesting"]),
         .testTarget(name: "ForgeXCTests", dependencies: ["Forge", "ForgeTesting"]),
-        // The seed's samples verbatim, `static var session = Cached()` included, in Swift 5 mode.
+        // Factory 1.x's README samples verbatim, `static var session = Cached()` included, in Swift 5 mode.
         .testTarget(
             name: "ForgeSwift5Tests", dependencies: ["Forge"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "ForgeDemoTests", dependencies: ["forge-demo"]),

@@ -1,4 +1,5 @@
-// The seed's samples, verbatim, in Swift 5 language mode: `static var session = Cached()` included.
+// Factory 1.x's README samples and its users' questions (hmlongco/Factory), verbatim, in Swift 5 language mode:
+// `static var session = Cached()` included.
 // SwiftUI views and ObservableObject are left out: SwiftUI and Combine do not exist on Linux.
 import Forge
 import XCTest

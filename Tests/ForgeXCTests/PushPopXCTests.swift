@@ -1,4 +1,4 @@
-// XCTest, exactly as the seed shows it: push() in setUp, pop() in tearDown.
+// XCTest, exactly as Factory 1.x's README shows it: push() in setUp, pop() in tearDown.
 import Forge
 import XCTest
 

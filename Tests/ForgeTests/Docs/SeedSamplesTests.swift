@@ -1,4 +1,4 @@
-// The seed's samples (hmlongco/Factory 1.x README and its users' questions), in Swift 6 mode. The Swift 5 mode
+// Factory 1.x's README samples and its users' questions (hmlongco/Factory), in Swift 6 mode. The Swift 5 mode
 // copy, with `static var session`, is in Tests/ForgeSwift5Tests. SwiftUI views are left out: SwiftUI and Combine
 // do not exist on Linux.
 import Forge
