@@ -4,10 +4,10 @@
 /// read without it.
 ///
 /// A lock needs an address that never moves, and a Swift class's stored property has none that Swift promises. A
-/// ``LockedBuffer`` keeps its words in its tail allocation, but it is a generic subclass of `ManagedBuffer`:
-/// declaring a factory instantiated the metadata of three generic classes for its slot, half the time a declaration
-/// took (Benchmarks/scale.sh). So a box takes its words from here: slabs that are
-/// never freed, and pairs that dead boxes gave back. Taking a pair costs no allocation, except once per slab.
+/// ``LockedBuffer`` keeps its words in its tail allocation, but it is a generic subclass of `ManagedBuffer`: as a
+/// factory's slot, it would make declaring a factory instantiate the metadata of three generic classes, a large part
+/// of a declaration's time (Benchmarks/README.md, "Design choices"). So a box takes its words from here: slabs that
+/// are never freed, and pairs that dead boxes gave back. Taking a pair costs no allocation, except once per slab.
 ///
 /// Each pair has a cache line of its own, so that threads locking different factories do not write to one line.
 struct LockWordPool: Sendable {

@@ -12,7 +12,7 @@ func classInstance(in value: Any) -> AnyObject? {
     }
     guard type(of: unwrapped) is AnyObject.Type else { return nil }
     // A cast, not `unwrapped as AnyObject`: for an `Any` that holds an `any Error`, that conversion gives the error
-    // existential's box, not the instance inside it, and the `shared` scope would keep the box (issue 32).
+    // existential's box, not the instance inside it, and the `shared` scope would keep the box.
     return dynamicCast(unwrapped, to: AnyObject.self)
 }
 
@@ -53,7 +53,7 @@ extension Optional: OptionalProtocol {
 }
 
 /// Whether `type` is an `Optional`. (`_isOptional` reads the type's metadata kind; a cast to
-/// `any OptionalProtocol.Type` scanned the process's protocol conformances for every new type,
+/// `any OptionalProtocol.Type` would scan the process's protocol conformances for every new type,
 /// Benchmarks/README.md, "Design choices".)
 func isOptional(_ type: Any.Type) -> Bool {
     func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }

@@ -4,9 +4,9 @@
 /// modifiers added, with its types erased: the typed shells (`Factory` and the others) turn their closures into
 /// ``Maker``s. A modifier makes a new factory from a changed copy.
 ///
-/// Made with its memberwise initializer, in one piece: an initializer that set its properties one by one built it on
-/// the stack, then copied it out and destroyed the original, a third of a declaration's instructions
-/// (Benchmarks/README.md, "Design choices").
+/// Made with its memberwise initializer, in one piece: with an initializer that sets its properties one by one, the
+/// optimizer builds it on the stack, then copies it out and destroys the original, a large part of what declaring a
+/// factory runs (Benchmarks/README.md, "Design choices").
 struct FactoryDefinition {
     let typeName: StaticString
     var scope: SharedContainer.Scope?
@@ -19,8 +19,8 @@ struct FactoryDefinition {
     /// How the engine keeps a `T`: as it is, or in a holder.
     let representation: Representation
     /// Whether `T` is an `Optional`, whose `nil` is never cached.
-    /// (`_isOptional` reads the type's metadata kind; `T.self is any OptionalProtocol.Type` scanned the process's
-    /// protocol conformances for every new `T`.)
+    /// (`_isOptional` reads the type's metadata kind; `T.self is any OptionalProtocol.Type` would scan the
+    /// process's protocol conformances for every new `T`.)
     let isOptional: Bool
     /// The factory's own closure, or `nil` for a promised factory.
     var closure: Maker?

@@ -18,7 +18,7 @@ final class ThreadResolutionState {
     //
     // Only the owning thread touches these, and a deinit that runs while one is emptied may add to another, never
     // overlap an access to the same one: no exclusivity checks. (Checking them, with a new array for each top-level
-    // resolution, made the graph scope's shared instance half again as slow, in runs of Benchmarks/engine.sh.)
+    // resolution, slows the graph scope's shared instance markedly: Benchmarks/README.md, "Design choices".)
     @exclusivity(unchecked) private(set) var chain: [FactoryBox] = []
     /// The parameter each factory of ``chain`` was resolved with, at the same index: a pointer to a value on the
     /// stack of a resolution that has not returned (``UnsafeRawPointer/noParameter`` for none).

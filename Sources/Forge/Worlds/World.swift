@@ -131,8 +131,8 @@ final class World: Sendable {
     }
 
     /// This world, held weakly, for what must not keep it alive (``SharedContainer/Registrations/Captured``): made on
-    /// first use, because a weak reference gives the world a side table, which makes every retain
-    /// and release of it slower (an isolated world's hit took 200 ns instead of 130 in Benchmarks/engine.sh).
+    /// first use, because a weak reference gives the world a side table, which makes every retain and release of it
+    /// slower, an isolated world's hit included (Benchmarks/README.md, "Design choices").
     var reference: WorldReference {
         state.withLock { state in
             if let reference = state.reference { return reference }
@@ -590,8 +590,8 @@ final class ReportedLiveClosures: Sendable {
 /// process's, where, while isolated worlds exist, the resolution is checked as an escape from them. While none exists,
 /// it reads one word.
 // Transparent (a free function: the attribute is not allowed inside a class), so that a debug build's resolutions
-// call no function more for it: with a call, a debug singleton hit took 310 ns where the code written out in
-// `currentSlot()` took 298; transparent, 312 against 312 (DebugCost's debug build, alternated runs, medians).
+// call no function more for it: a debug singleton hit then costs what the code written out in `currentSlot()` costs
+// (Benchmarks/README.md, "Design choices").
 @_transparent
 func isolatedWorld(resolving box: FactoryBox) -> World? {
     AutoRegistration.ensure()
