@@ -6,8 +6,9 @@
 #   Benchmarks/scale.sh [runs]      # runs: cold processes per scenario for the timings, 5 by default
 #
 # Needs swift and python3. It generates a package into Benchmarks/.build/scale (scripts/scale_generate.py),
-# builds it in release and debug (the first build takes 20 to 30 minutes on 2 cores: swift-dependencies needs
-# swift-syntax, and the 10,000-factory modules are 30 modules of 1,000; SCALE_SIZES=1000 leaves them out),
+# builds it in release and debug (the first build is long, README.md's table of commands says how long:
+# swift-dependencies needs swift-syntax, and the 10,000-factory modules are 30 modules of 1,000; SCALE_SIZES=1000
+# leaves them out),
 # then runs:
 # - the timing pass: each scenario in `runs` fresh processes, without malloc counting;
 # - the counting pass: each scenario once more, with scripts/scale/malloc_counter.c preloaded;

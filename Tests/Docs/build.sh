@@ -21,10 +21,11 @@ mkdir -p "$graphs/Forge" "$graphs/ForgeTesting" "$out/site"
 
 echo "== symbol graphs" >&2
 # SwiftPM's own command builds the package and extracts each module's public symbols from what it built, so the
-# graphs are whole even after an incremental build (a module rebuilt with -emit-symbol-graph only when its sources
-# change left ForgeTesting's out). A scratch path of its own keeps the test build's products apart. The command
-# exits with an error for the test-discovery modules SwiftPM generates, which have no graph to give: what counts is
-# that Forge's and ForgeTesting's graphs are written, which the copies below check.
+# graphs are whole even after an incremental build (a build with -emit-symbol-graph writes a module's graph only
+# when it rebuilds that module, so an incremental one can leave ForgeTesting's out). A scratch path of its own keeps
+# the test build's products apart. The command exits with an error for the test-discovery modules SwiftPM
+# generates, which have no graph to give: what counts is that Forge's and ForgeTesting's graphs are written, which
+# the copies below check.
 log="$out/dump-symbol-graph.log"
 written=$( (swift package --scratch-path "$out/build" dump-symbol-graph --minimum-access-level public \
     2> "$log" || true) | sed -n 's/^Files written to //p')

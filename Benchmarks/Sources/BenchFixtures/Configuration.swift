@@ -25,9 +25,10 @@ public enum BenchSettings {
     ///   operation, at least 10), so a new allocation on a path is always flagged, even from
     ///   zero. Allocation counts are deterministic, so this is the check to trust.
     /// - wall clock: p90 may be up to 4x the recorded value, which only catches gross
-    ///   regressions: on the shared 2-core VM the p90 of an unchanged build was seen 2.5x above
-    ///   its recorded value while other work ran. Between two runs on the same quiet machine
-    ///   (`baseline check`), the median may not be more than 25 % slower.
+    ///   regressions: on a shared VM, the p90 of an unchanged build moves far above its recorded
+    ///   value while other work runs (Benchmarks/README.md, "Regression checks (thresholds)").
+    ///   Between two runs on the same quiet machine (`baseline check`), the median may not be
+    ///   more than 25 % slower.
     public static func configuration(scalingFactor: BenchmarkScalingFactor) -> Benchmark.Configuration {
         let mallocSlack = max(scalingFactor.rawValue / 100, 10)
         return .init(
