@@ -106,15 +106,15 @@ public struct Factory<T>: Sendable {
     @_transparent
     public func callAsFunction() -> T {
         // `@_transparent`, not `@inlinable`: the body is inlined where it is called before the optimizer runs, so no
-        // copy of this function is specialized and optimized for each call site's `T`, which made a release build of
-        // call sites slower (Benchmarks/README.md, "Design choices").
+        // copy of this function is specialized and optimized for each call site's `T`, which would make a release build
+        // of call sites slower (Benchmarks/README.md, "Design choices").
         var result: T? = nil
         TypedEdge.resolve(box, .noParameter, intoOptional: &result)
         return result.unsafelyUnwrapped
     }
 
     /// ``callAsFunction()`` specialized for `T` rather than transparent: for ``Injected``, whose initializer, given the
-    /// transparent form, retained and released the box once more (callgrind, Benchmarks/README.md, "Design
+    /// transparent form, retains and releases the box once more (callgrind, Benchmarks/README.md, "Design
     /// choices").
     @inlinable
     func resolveInjected() -> T {

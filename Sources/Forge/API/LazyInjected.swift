@@ -15,7 +15,8 @@ public struct LazyInjected<T> {
     @usableFromInline let box: LazyBox<T, T>
 
     // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
-    // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
+    // declared: unspecialized, each one looks up generic metadata, which costs more than the access itself
+    // (Benchmarks/README.md, "Design choices").
     /// Resolves `factory` on the first read of the property, not before: `@LazyInjected(Container.api) var api`.
     @inlinable
     public init(_ factory: Factory<T>) {

@@ -26,7 +26,8 @@ public struct WeakLazyInjected<T> {
     @usableFromInline let box: LazyBox<T, WeakReference>
 
     // Inlinable, like the getter and setter below, so that they are specialized for `T` where the owner is
-    // declared: unspecialized, each one looked up generic metadata at several times the cost of the access.
+    // declared: unspecialized, each one looks up generic metadata, which costs more than the access itself
+    // (Benchmarks/README.md, "Design choices").
     /// Resolves `factory` on the first read of the property, and holds what it returns weakly:
     /// `@WeakLazyInjected(Container.delegate) var delegate`.
     @inlinable
@@ -38,8 +39,9 @@ public struct WeakLazyInjected<T> {
     @inlinable
     public var wrappedValue: T? {
         get {
-            // Unwrapped before the cast: Swift 6.3.1 with -O compiles `reference.object as? T` for a class `T`
-            // into a cast that crashes on `nil`.
+            // Unwrapped before the cast, a workaround for Swift 6.3.1 (no swiftlang/swift issue found): with -O,
+            // `reference.object as? T`, with `T` specialized to a class, compiles into a `swift_dynamicCastClass`
+            // call that crashes on `nil`.
             guard let object = box.stored(WeakReference.init).object else { return nil }
             return object as? T
         }

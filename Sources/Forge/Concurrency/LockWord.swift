@@ -7,7 +7,7 @@ public import CForge
 /// The lock operations on a word, for ``Locked``.
 ///
 /// `lock`, `unlock` and `load` are inlinable: the uncontended lock is one compare-and-swap in C's header, and a call
-/// to a Forge function around it cost more than the swap (Benchmarks/README.md, "Design choices").
+/// to a Forge function around it costs more than the swap (Benchmarks/README.md, "Design choices").
 @usableFromInline
 enum LockWord {
     @usableFromInline static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }

@@ -40,8 +40,9 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32>, StateLock {
     /// A new lock holding `state`.
     @inlinable
     static func make(_ state: consuming State) -> Self {
-        // Moved into the header, not copied: a copy of a lazy property's state went through outlined value-witness
-        // copies of each optional field, a quarter of the property's first read (Benchmarks/engine.sh).
+        // Moved into the header, not copied: a copy of a lazy property's state goes through outlined value-witness
+        // copies of each optional field, which slows the property's first read (Benchmarks/README.md, "Lazy wrappers
+        // in their owner's world, escaped resolutions").
         var moved = Optional(state)
         let made = create(minimumCapacity: 1) { _ in moved.take().unsafelyUnwrapped }
         made.withUnsafeMutablePointerToElements { LockWord.initialize($0) }

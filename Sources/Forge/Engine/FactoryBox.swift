@@ -49,8 +49,8 @@ final class FactoryBox: @unchecked Sendable {
     /// `Factory` and `ParameterFactory`), with a closure from ``Maker``, which must keep the instances as the
     /// ``Representation`` worked out here does.
     /// (Not generic, and the definition is built in the box in one piece, with its memberwise initializer: a
-    /// declaration runs half the instructions of a generic initializer that built the definition apart and moved it
-    /// in, Benchmarks/README.md, "Design choices".)
+    /// generic initializer that builds the definition apart and moves it in runs many more instructions per
+    /// declaration, Benchmarks/README.md, "Design choices".)
     @usableFromInline
     init(
         declaring typeName: StaticString, parameterType: Any.Type, valueType: Any.Type,
@@ -155,12 +155,12 @@ final class FactoryBox: @unchecked Sendable {
     /// holds `nil`, with the instance: the typed edge of every synchronous call site, whose `callAsFunction` makes a
     /// `T?`, passes it here with `&` (through ``TypedEdge``), and unwraps it. (A
     /// `withUnsafeTemporaryAllocation` or `withUnsafeMutablePointer` closure, or a conversion of a returned object
-    /// with a branch per representation, made a release build of 1,000 call sites take longer, Benchmarks/README.md,
+    /// with a branch per representation, makes a release build of call sites take longer, Benchmarks/README.md,
     /// "Design choices".)
     ///
     /// A hit of a class instance in the process's world, and a unique one, are handled here, in a function small
     /// enough to need no frame of its own to speak of; everything else goes through ``resolveThoroughly(_:into:)``.
-    /// (One function for both saved and restored every register the misses use on every hit,
+    /// (One function for both would save and restore every register the misses use on every hit,
     /// Benchmarks/README.md, "Design choices".)
     @usableFromInline
     func resolve(_ parameter: UnsafeRawPointer, into result: UnsafeMutableRawPointer) {

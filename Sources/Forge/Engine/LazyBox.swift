@@ -7,7 +7,8 @@
 /// factory with no lock held; threads that read meanwhile wait for it (``Creation``, as a scoped instance's).
 ///
 /// Later reads lock the cell and copy the value out. (Reading a first value that never changes without the lock
-/// made a repeated read a little faster in Benchmarks/engine.sh: too little for a second way to read.)
+/// makes a repeated read only a little faster, Benchmarks/README.md, "Design choices": too little for a second way
+/// to read.)
 @usableFromInline
 struct LazyBox<T, Stored>: @unchecked Sendable {
     // @unchecked: the cell is a lock with its state; the factory in it is Sendable and immutable. Weak references
@@ -23,7 +24,8 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
     /// Where the owner was made, which the resolution goes back to; `nil` in the common case, an owner made in the
     /// process's world outside a closure of a factory that keeps its instances (``LazyOrigin``). It never changes:
     /// read without the lock, and without copying the rest of the state. (In the cell, not beside it: a second
-    /// reference in the wrapper made every read of the property retain and release it, Benchmarks/engine.sh.)
+    /// reference in the wrapper would make every read of the property retain and release it, Benchmarks/README.md,
+    /// "Lazy wrappers in their owner's world, escaped resolutions".)
     @inlinable
     var origin: LazyOrigin? { cell.withUnsafeMutablePointerToHeader { $0.pointee.origin } }
 

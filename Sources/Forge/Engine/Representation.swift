@@ -35,8 +35,8 @@ enum Representation: UInt8, Sendable {
     /// Initializes the `valueType` at `result` with the instance `object` stands for, taking `object` over.
     ///
     /// A call site's typed edge passes a temporary of `T`'s size, which this fills: converting the object in the
-    /// caller, with a branch per representation, took a retain and a release more on every hit, and 261 bytes of
-    /// code per call site (Benchmarks/README.md, "Design choices").
+    /// caller, with a branch per representation, costs a retain and a release more on every hit, and more code per
+    /// call site (Benchmarks/README.md, "Design choices").
     func store(_ object: __owned AnyObject, into result: UnsafeMutableRawPointer, valueType: Any.Type) {
         switch self {
         case .object:

@@ -30,8 +30,8 @@ enum TypedEdge {
 
     /// ``resolve(_:_:intoOptional:)`` for `tryResolve()`: throws instead of filling `result` where a plain call
     /// would stop the process because of the factory itself.
-    /// (Through the typed edge, as a call: an unspecialized generic conversion in Forge instantiated `T?`'s metadata
-    /// on every call, 5x a hit for a kept instance, Benchmarks/README.md, "Design choices".)
+    /// (Through the typed edge, as a call: an unspecialized generic conversion in Forge would instantiate `T?`'s
+    /// metadata on every call, at several times the cost of a hit, Benchmarks/README.md, "Design choices".)
     @_transparent
     @usableFromInline
     static func tryResolve<T>(
