@@ -96,20 +96,116 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// How many times something happened, signalled by the code that makes it happen, for a test to wait for instead
+/// of a length of time. Every wait has a deadline; ``expect(_:within:sourceLocation:)`` fails the test there, with a
+/// message that says what did not happen.
+final class Occurrences: @unchecked Sendable {
+    // @unchecked: `happened` is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var happened = 0
+    /// What happens, for the message of a missed deadline: "the callers arrived", say.
+    let what: String
+
+    init(_ what: String) { self.what = what }
+
+    /// Records that it happened once more, wakes whoever waits for it, and returns how many times it has happened.
+    @discardableResult
+    func signal() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        happened += 1
+        condition.broadcast()
+        return happened
+    }
+
+    /// How many times it has happened so far.
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return happened
+    }
+
+    /// Whether it has happened `times` times, waiting up to `seconds` for that. Blocks the calling thread.
+    func happened(_ times: Int = 1, within seconds: Double = 60) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while happened < times {
+            if !condition.wait(until: deadline) { return happened >= times }
+        }
+        return true
+    }
+
+    /// Whether it has happened `times` times, waiting up to `seconds` for that on a thread of its own: the caller
+    /// suspends, and holds none of the few threads that every test's tasks share.
+    func happened(_ times: Int = 1, within seconds: Double = 60) async -> Bool {
+        await awaitingAThread { self.happened(times, within: seconds) }
+    }
+
+    /// Waits as ``happened(_:within:)`` does, blocking the calling thread; at the deadline, records an issue that
+    /// says what did not happen, and returns `false`.
+    @discardableResult
+    func expect(_ times: Int = 1, within seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Bool
+    {
+        let met = happened(times, within: seconds)
+        if !met { recordMiss(times, seconds, sourceLocation) }
+        return met
+    }
+
+    /// Waits as ``happened(_:within:)`` does, suspending; at the deadline, records an issue that says what did not
+    /// happen, and returns `false`.
+    @discardableResult
+    func expect(_ times: Int = 1, within seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation)
+        async -> Bool
+    {
+        let met = await happened(times, within: seconds)
+        if !met { recordMiss(times, seconds, sourceLocation) }
+        return met
+    }
+
+    private func recordMiss(_ times: Int, _ seconds: Double, _ sourceLocation: SourceLocation) {
+        Issue.record(
+            "Deadline missed: \(what) \(count) of \(times) times within \(seconds) s", sourceLocation: sourceLocation)
+    }
+}
+
 /// Holds a factory closure open until the test releases it, so that what the test does meanwhile lands mid-creation.
+///
+/// The test's wait for the closure has a deadline that fails the test (``waitUntilEntered(within:sourceLocation:)``);
+/// the closure's wait for the test has one too, so that a test that stopped early holds no thread for good.
 final class Gate: Sendable {
-    private let entered = DispatchSemaphore(value: 0)
+    private let entered = Occurrences("the gated closure reached its gate")
     private let released = DispatchSemaphore(value: 0)
     private let used = Counter()
 
-    /// Called by the closure: the first call waits until ``release()``; later calls pass.
+    /// Called by the closure: the first call waits until ``release()`` (up to two minutes, longer than a test waits
+    /// for anything: a deadline for a test that failed before it released the gate); later calls pass.
     func pass() {
         guard used.increment() == 1 else { return }
         entered.signal()
-        released.wait()
+        _ = released.wait(timeout: .now() + 120)
     }
 
-    func waitUntilEntered() { entered.wait() }
+    /// Waits until the closure is at the gate, up to `seconds`, blocking the calling thread. At the deadline, records
+    /// an issue, opens the gate so that a closure that comes later is not held, and returns `false`.
+    @discardableResult
+    func waitUntilEntered(within seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let met = entered.expect(within: seconds, sourceLocation: sourceLocation)
+        if !met { release() }
+        return met
+    }
+
+    /// Waits as the blocking form does, suspending instead: the wait is on a thread of its own.
+    @discardableResult
+    func waitUntilEntered(within seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) async
+        -> Bool
+    {
+        let met = await entered.expect(within: seconds, sourceLocation: sourceLocation)
+        if !met { release() }
+        return met
+    }
+
     func release() { released.signal() }
 }
 
@@ -127,16 +223,37 @@ func standardError(_ result: ExitTest.Result?) -> String {
 }
 
 /// What `operation` returns, or `nil` when it has not returned within `seconds`: a test that waits for work which
-/// may never finish fails at the deadline instead of hanging. (The operation runs on in a task of its own.)
+/// may never finish fails at the deadline instead of hanging. The operation runs on in a task of its own; whichever
+/// comes first, its value or the deadline, resumes the caller.
 func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
-    let outcome = Locked<T?>(nil)
-    Task.detached { outcome.value = await operation() }
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if let value = outcome.value { return value }
-        try? await Task.sleep(for: .milliseconds(5))
+    await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        let first = FirstOutcome(continuation)
+        let deadline = Task.detached {
+            // The deadline, not a wait for the operation: cancelled, it ends early, once the operation has returned.
+            try? await Task.sleep(for: .seconds(seconds))
+            first.resume(returning: nil)
+        }
+        Task.detached {
+            let value = await operation()
+            first.resume(returning: value)
+            deadline.cancel()
+        }
     }
-    return outcome.value
+}
+
+/// Resumes a continuation with the first value it is given; later ones are dropped.
+private final class FirstOutcome<T: Sendable>: Sendable {
+    private let continuation: Locked<CheckedContinuation<T, Never>?>
+
+    init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = Locked(continuation) }
+
+    func resume(returning value: T) {
+        let waiting = continuation.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: value)
+    }
 }
 
 /// The threads of this process, from /proc (Linux); -1 where it cannot be read.
@@ -180,6 +297,12 @@ func awaitingAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> 
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: work()) }.start()
     }
+}
+
+/// Runs `body` on a new thread. Unlike `concurrentPerform` or a dispatch queue, which run as many bodies at once as
+/// there are processors, every body started runs at once, so a test can hold one open while the others arrive.
+func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
+    Thread(block: body).start()
 }
 
 /// Runs `work` on a global dispatch queue, as ``onAThread(_:)`` does.

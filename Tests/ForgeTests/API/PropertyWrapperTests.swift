@@ -7,13 +7,14 @@ import Testing
 extension Container {
     fileprivate static let lazyCount = Counter()
     fileprivate static let lazyService = Factory { () -> Tracked in Tracked(id: lazyCount.increment()) }
-    fileprivate static let slowLazyCount = Counter()
+    /// The instances ``slowLazyService`` made, for a test to wait for.
+    fileprivate static let slowLazyMade = Occurrences("slowLazyService made an instance")
     /// Holds the next first read of ``slowLazyService`` open; the test sets a new gate for each first read it holds.
     fileprivate static let slowFirstRead = Locked(Gate())
     /// Waits at ``slowFirstRead`` until the test releases it, so that readers arriving meanwhile wait.
     fileprivate static let slowLazyService = Factory { () -> Tracked in
         slowFirstRead.value.pass()
-        return Tracked(id: slowLazyCount.increment())
+        return Tracked(id: slowLazyMade.signal())
     }
     fileprivate static let parent = Factory<Tracked>(scope: .shared) { Tracked() }
     fileprivate static let optionalParent = Factory<Tracked?>(scope: .shared) { Tracked() }
@@ -63,12 +64,6 @@ final class WeakOwnerOfExistential {
 
 final class EagerOwner {
     @Injected(Container.numbered0) var number
-}
-
-/// Runs `body` on a new thread. Unlike `concurrentPerform`, which runs as many bodies at once as there are
-/// processors, every body started runs at once, so a test can hold one open while the others arrive.
-private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
-    Thread(block: body).start()
 }
 
 @Suite struct PropertyWrapperTests {
@@ -186,70 +181,76 @@ private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
     ///
     /// The set waits for a first read of its own: threads waiting for the same first read wake together, in any
     /// order, so readers that look again after a set made meanwhile would see the set's value.
-    @Test func threadsWaitForASlowFirstValue() {
-        let before = Container.slowLazyCount.value
+    @Test func threadsWaitForASlowFirstValue() async {
+        // Forge has no event for "this thread now waits for the first read": each thread says when it is about to
+        // read or set, and the first read stays held until it has. One that comes only after the first read ended
+        // finds its value, which it must get too.
+        let before = Container.slowLazyMade.count
         let owner = SlowLazyOwner()
         let results = PerThreadResults(count: 7)
-        let arrived = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
+        let reading = Occurrences("a reader is about to read the lazy property")
+        let read = Occurrences("a reader returned")
         let finished = Counter()
         let firstRead = Gate()
         Container.slowFirstRead.value = firstRead
         for index in 0..<7 {
             onThreadOfItsOwn {
-                arrived.signal()
+                reading.signal()
                 results[index] = ObjectIdentifier(owner.service)
                 finished.increment()
-                done.signal()
+                read.signal()
             }
         }
-        firstRead.waitUntilEntered()
-        for _ in 0..<7 { arrived.wait() }
+        await firstRead.waitUntilEntered()
+        await reading.expect(7)
         #expect(finished.value == 0)  // nobody got a value while the first read was held open
         firstRead.release()
-        for _ in 0..<7 { done.wait() }
-        let made = Container.slowLazyCount.value - before
+        await read.expect(7)
+        let made = Container.slowLazyMade.count - before
         #expect(made <= 1)
         #expect(Set(results.all).count == 1)
 
         let setOwner = SlowLazyOwner()
         let setOwnersFirstRead = Gate()
         Container.slowFirstRead.value = setOwnersFirstRead
+        let setDone = Occurrences("the first read or the set returned")
         onThreadOfItsOwn {
             _ = setOwner.service
-            done.signal()
+            setDone.signal()
         }
-        setOwnersFirstRead.waitUntilEntered()
+        await setOwnersFirstRead.waitUntilEntered()
         let setFinished = Counter()
+        let setting = Occurrences("the set is about to set the lazy property")
         onThreadOfItsOwn {
-            arrived.signal()
+            setting.signal()
             setOwner.service = Tracked(id: -1)
             setFinished.increment()
-            done.signal()
+            setDone.signal()
         }
-        arrived.wait()
+        await setting.expect()
         #expect(setFinished.value == 0)  // the set did not land while the first read was held open
         setOwnersFirstRead.release()
-        for _ in 0..<2 { done.wait() }
+        await setDone.expect(2)
         #expect(setOwner.service.id == -1)
 
         // `$service.resolve()` during a first read waits for it, as an assignment does, and its value stays.
         let resolveOwner = SlowLazyOwner()
         let resolveOwnersFirstRead = Gate()
         Container.slowFirstRead.value = resolveOwnersFirstRead
-        let countBefore = Container.slowLazyCount.value
+        let countBefore = Container.slowLazyMade.count
+        let resolveDone = Occurrences("the first read or the resolve returned")
         onThreadOfItsOwn {
             _ = resolveOwner.service
-            done.signal()
+            resolveDone.signal()
         }
-        resolveOwnersFirstRead.waitUntilEntered()
+        await resolveOwnersFirstRead.waitUntilEntered()
         onThreadOfItsOwn {
             resolveOwner.$service.resolve()  // makes its instance at once: the gate lets later calls pass
-            done.signal()
+            resolveDone.signal()
         }
-        while Container.slowLazyCount.value == countBefore { sched_yield() }  // resolve made its instance
+        await Container.slowLazyMade.expect(countBefore + 1)  // resolve made its instance
         resolveOwnersFirstRead.release()
-        for _ in 0..<2 { done.wait() }
+        await resolveDone.expect(2)
         #expect(resolveOwner.service.id == countBefore + 1)  // resolve's instance, not the first read's
     }
 

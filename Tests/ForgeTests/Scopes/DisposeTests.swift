@@ -108,7 +108,7 @@ extension Container {
             gate.waitUntilEntered()
             Container.Scope.cached.reset()  // the creation under way is not kept
             gate.release()
-            done.wait()
+            #expect(done.wait(timeout: .now() + 30) == .success, "the resolution held at the gate did not return")
             let again = held()
             #expect(again.id != result.value)
             Container.Scope.cached.reset()

@@ -91,7 +91,7 @@ extension Container {
         let bob = Container.gatedRepository("bob")  // would hang if it waited for alice's creation
         #expect(Container.gatedRepository("bob") === bob)
         gate.release()
-        aliceDone.wait()
+        #expect(aliceDone.wait(timeout: .now() + 30) == .success, "alice's creation did not return")
 
         let results = PerThreadResults(count: 8)
         DispatchQueue.concurrentPerform(iterations: 8) { index in

@@ -12,6 +12,9 @@ private final class Resource: Sendable {
 }
 
 private let heldResources = Gate()
+/// Signalled as the world of ``WorldRaceTests/aHeldFirstResolutionKeepsItsWorld()`` ends: its scopes let go of the
+/// witness it holds.
+private let heldWorldEnded = Occurrences("the held resolution's world ended")
 
 extension Container {
     fileprivate static let racedResource = Factory { Resource("live") }
@@ -20,6 +23,9 @@ extension Container {
         heldResources.pass()
         return Resource("live")
     }
+    /// Kept by the world that resolves it, which lets go of it, running the hook, as it ends.
+    fileprivate static let heldWorldWitness = Factory(scope: .cached) { Resource("witness") }
+        .onDispose { _ in heldWorldEnded.signal() }
 }
 
 private final class RacedUser: @unchecked Sendable {
@@ -52,24 +58,23 @@ private func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) 
     func escapeChecksWhileWorldsComeAndGo() async {
         let go = DispatchSemaphore(value: 0)
         let running = Locked(true)
-        let resolved = Counter()
+        let resolved = Occurrences("a resolution of the racing threads returned")
         let resolvers = Task {
             await onThreads(2) { _ in
                 // One resolution in the process's world per signal, until the rounds are done.
                 while go.wait(timeout: .now() + 60) == .success && running.value {
                     _ = Container.racedResource()
-                    resolved.increment()
+                    resolved.signal()
                 }
             }
         }
-        /// Waits until `count` resolutions were made in all, up to 30 seconds.
-        func waitFor(_ count: Int) async {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while resolved.value < count && ContinuousClock.now < deadline { await Task.yield() }
+        /// Waits until `count` resolutions were made in all, up to 30 seconds: at the deadline, an issue of the test.
+        func waitFor(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+            await resolved.expect(count, within: 30, sourceLocation: sourceLocation)
         }
         var heard: [Int] = []
         for round in 0..<30 {
-            let start = resolved.value
+            let start = resolved.count
             let (_, found) = await collectingProblems(named: "round \(round)") {
                 Container.racedResource.register { Resource("mock") }
                 // Twenty while the world watches; twenty more race its end.
@@ -118,33 +123,19 @@ private func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) 
                 return Resource("mock")
             }
             held.world = World.isolated
+            _ = Container.heldWorldWitness()
             let user = HeldUser()
             let read = Task.detached { await awaitingAThread { user.resource.name } }  // nothing of the world carried
-            #expect(await awaitingAThread { heldResources.waitUntilEntered(timeout: 30) })
+            await heldResources.waitUntilEntered()
             return read
         }
         // The isolated call returned; the held resolution still runs in the world, which it keeps.
         #expect(held.world != nil)
+        #expect(heldWorldEnded.count == 0)
         heldResources.release()
         #expect(await read.value == "mock")
-        let ended = await withDeadline(seconds: 30) {
-            while held.world != nil { await Task.yield() }
-            return true
-        }
-        #expect(ended == true, "the world outlived the resolution")
-    }
-}
-
-extension Gate {
-    /// Waits until the closure has entered, up to `timeout` seconds; returns whether it did.
-    fileprivate func waitUntilEntered(timeout: Double) -> Bool {
-        let entered = Locked(false)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            self.waitUntilEntered()
-            entered.value = true
-            done.signal()
-        }.start()
-        return done.wait(timeout: .now() + timeout) == .success && entered.value
+        // The world ends once the resolution let go of it: its scopes let go of the witness then.
+        await heldWorldEnded.expect(within: 30)
+        #expect(held.world == nil, "the world outlived the resolution")
     }
 }
