@@ -1,5 +1,4 @@
 // afterMake: once per new instance, after the closure and before any caller gets it, on every kind of factory.
-import Dispatch
 import Forge
 import Foundation
 import Synchronization
@@ -26,7 +25,9 @@ extension Container {
         return Wired()
     }
     .afterMake {
-        usleep(20_000)  // callers that find no instance yet wait for the hook too
+        // Slow on purpose, not a wait for an event: a window in which a caller handed the instance before the hook
+        // returned would see it unwired (callers that found no instance wait for the hook too).
+        usleep(20_000)
         contendedHooks.increment()
         $0.wire()
     }
@@ -44,6 +45,8 @@ extension Container {
         .afterMake { $0.wire() }
     fileprivate static let wiredAsync = AsyncFactory(scope: .singleton) { Wired() }
         .afterMake { instance in
+            // Slow on purpose, not a wait for an event: a creation that did not await the hook would hand out the
+            // instance unwired.
             try? await Task.sleep(nanoseconds: 1_000_000)
             instance.wire()
         }
@@ -63,31 +66,6 @@ extension Container {
 }
 
 @Suite struct AfterMakeTests {
-    @Test("Under contention, the hook runs once, and every caller gets the instance only after it returned")
-    func onceBeforeAnyCaller() {
-        let results = Locked<[Int]>([])
-        let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            started.signal()
-            results.mutate { $0.append(Container.contended().wired) }
-        }
-        started.wait()
-        contendedGate.waitUntilEntered()
-        let group = DispatchGroup()
-        for _ in 0..<8 {
-            DispatchQueue.global().async(group: group) {
-                let wired = Container.contended().wired
-                results.mutate { $0.append(wired) }
-            }
-        }
-        usleep(20_000)
-        contendedGate.release()
-        _ = group.wait(timeout: .now() + 10)
-        while results.value.count < 9 { usleep(1_000) }
-        #expect(results.value == Array(repeating: 1, count: 9))
-        #expect(contendedHooks.value == 1)
-    }
-
     @Test("unique: every new instance; a scope that keeps instances: once, never on a hit")
     func oncePerNewInstance() {
         Container.Registrations.isolated {
@@ -168,6 +146,42 @@ extension Container {
             #expect(instance.wired == 1)
             #expect(Container.wiredOnMain() === instance)
             #expect(Container.wiredOnMainPerValue(4).wired == 1)
+        }
+    }
+}
+
+extension GlobalStateTests {
+    /// afterMake under contention, in the process's world, with real threads: nested in ``GlobalStateTests`` so that
+    /// it never runs while that suite pushes, pops or resets. A creation under way while the process's world changes
+    /// is not cached, and the next caller makes another.
+    @Suite struct AfterMakeContentionTests {
+        @Test("Under contention, the hook runs once, and every caller gets the instance only after it returned")
+        func onceBeforeAnyCaller() async {
+            let results = Locked<[Int]>([])
+            let returned = Occurrences("a caller of the contended factory returned")
+            // Threads, not tasks or a dispatch queue: each caller parks its thread until the creation ends.
+            onThreadOfItsOwn {
+                results.mutate { $0.append(Container.contended().wired) }
+                returned.signal()
+            }
+            await contendedGate.waitUntilEntered()
+            // Forge has no event for "this thread now waits for the creation": each caller says when it is about to
+            // ask, and the creation stays held until all of them have. One that asks only after the creation ended
+            // finds the instance made, wired, which is what it must get too.
+            let asking = Occurrences("a caller of the contended factory is about to resolve it")
+            for _ in 0..<8 {
+                onThreadOfItsOwn {
+                    asking.signal()
+                    let wired = Container.contended().wired
+                    results.mutate { $0.append(wired) }
+                    returned.signal()
+                }
+            }
+            await asking.expect(8)
+            contendedGate.release()
+            await returned.expect(9)
+            #expect(results.value == Array(repeating: 1, count: 9))
+            #expect(contendedHooks.value == 1)
         }
     }
 }

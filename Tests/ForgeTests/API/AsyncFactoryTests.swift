@@ -4,14 +4,15 @@ import Forge
 import Foundation
 import Testing
 
-/// A gate that async code waits at until the test opens it: no sleeping, no blocked thread.
+/// A gate that async code waits at until the test opens it: no sleeping, no blocked thread. The test's wait for the
+/// callers to arrive has a deadline that fails the test.
 actor AsyncGate {
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    private(set) var arrivals = 0
+    private let arrivals = Occurrences("a caller arrived at the gate")
 
     func wait() async {
-        arrivals += 1
+        arrivals.signal()
         if isOpen { return }
         await withCheckedContinuation { waiters.append($0) }
     }
@@ -22,11 +23,10 @@ actor AsyncGate {
         waiters = []
     }
 
-    /// Returns once `count` callers have arrived at the gate.
-    func awaitArrivals(_ count: Int) async {
-        while arrivals < count {
-            await Task.yield()
-        }
+    /// Returns once `count` callers have arrived at the gate; at a deadline, records an issue and returns `false`.
+    @discardableResult
+    nonisolated func awaitArrivals(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        await arrivals.expect(count, sourceLocation: sourceLocation)
     }
 }
 
@@ -91,10 +91,19 @@ private final class PairBox: Sendable {
     func exactlyOnceUnderAHundredAwaiters() async {
         await Container.Registrations.isolated {
             let probe = probe()
+            // Forge has no event for "this task now awaits the creation": each awaiter says when it is about to ask,
+            // and the gate stays shut until all of them have. One that asks only after the creation ended finds the
+            // instance, which is what it must get too.
+            let asking = Occurrences("an awaiter is about to resolve the database")
             let ids = await withTaskGroup(of: ObjectIdentifier.self) { group in
-                for _ in 0..<100 { group.addTask { ObjectIdentifier(await Container.database()) } }
+                for _ in 0..<100 {
+                    group.addTask {
+                        asking.signal()
+                        return ObjectIdentifier(await Container.database())
+                    }
+                }
                 await probe.gate.awaitArrivals(1)  // the creation is under way, and stays so until the gate opens
-                for _ in 0..<10 { await Task.yield() }
+                await asking.expect(100)
                 await probe.gate.open()
                 return await group.reduce(into: Set()) { $0.insert($1) }
             }
@@ -141,16 +150,19 @@ private final class PairBox: Sendable {
     func aThrowingCreation() async throws {
         try await Container.Registrations.isolated {
             let probe = probe()
+            // As above: the awaiters say when they are about to ask, and the creation is held until all have.
+            let asking = Occurrences("an awaiter is about to resolve the flaky database")
             let results = await withTaskGroup(of: Result<Database, Failure>.self) { group in
                 for _ in 0..<20 {
                     group.addTask {
+                        asking.signal()
                         do { return .success(try await Container.flakyDatabase()) } catch let error as Failure {
                             return .failure(error)
                         } catch { return .failure(Failure(attempt: -1)) }
                     }
                 }
                 await probe.gate.awaitArrivals(1)
-                for _ in 0..<10 { await Task.yield() }
+                await asking.expect(20)
                 await probe.gate.open()
                 return await group.reduce(into: []) { $0.append($1) }
             }
@@ -345,7 +357,8 @@ extension GlobalStateTests {
 // MARK: Cycles across tasks, tasks a closure starts, and a failed traced resolution (found in review)
 
 private let crossGate = AsyncGate()
-private let spawnedGate = AsyncGate()
+/// Signalled by the task that ``Container/warmer``'s closure starts, as it is about to resolve `warmer`.
+private let spawnedIsAsking = Occurrences("the task the closure started is about to resolve warmer")
 private let spawned = Locked<Task<Database, Never>?>(nil)
 private let graphLeafDied = Counter()
 private struct Boom: Error {}
@@ -365,7 +378,7 @@ extension Container {
     fileprivate static let warmer: AsyncFactory<Database> = AsyncFactory(scope: .cached) {
         spawned.mutate {
             $0 = Task {
-                await spawnedGate.wait()
+                spawnedIsAsking.signal()
                 return await warmer()
             }
         }
@@ -405,9 +418,11 @@ extension Container {
     func aTaskAClosureStarts() async {
         await #expect(processExitsWith: .success) {
             let made = Task { await Container.warmer() }
-            await spawnedGate.awaitArrivals(1)  // the started task is about to await the creation under way
-            await spawnedGate.open()
-            for _ in 0..<20 { await Task.yield() }
+            // The creation stays held at the gate until the task it started is about to await it. Forge has no event
+            // for "this task now awaits the creation"; this is the nearest. (Should that task ask only after the
+            // creation ended, it finds the instance and meets no cycle, false or not.)
+            let asking = await spawnedIsAsking.happened()
+            precondition(asking, "the task the closure started did not run")
             await crossGate.open()
             let first = await made.value
             let second = await spawned.value!.value

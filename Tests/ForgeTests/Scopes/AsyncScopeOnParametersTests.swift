@@ -16,9 +16,15 @@ private final class Document: Sendable {
     }
 }
 
+/// The callers of ``Container/document``, each counted as it is about to ask for its document.
+private let askingForDocuments = Occurrences("a caller is about to ask for a document")
+
 extension Container {
+    /// Held until all forty callers of the test have said they are about to ask, so that they find the creation under
+    /// way. Forge has no event for "this task now awaits the creation": this is the nearest, and a caller that asks
+    /// only after the creation ended finds the instance it made, which is what it must get too.
     fileprivate static let document = AsyncParameterFactory<String, Document>(scope: .cached) { id in
-        try? await Task.sleep(nanoseconds: 20_000_000)  // long enough for every caller to find the creation
+        await askingForDocuments.expect(40)
         return Document(id)
     }.scopeOnParameters
     fileprivate static let expiring = AsyncParameterFactory<String, Document>(scope: .cached) { Document($0) }
@@ -34,7 +40,12 @@ extension Container {
     func oneInstancePerValue() async {
         await Container.Registrations.isolated {
             let documents = await withTaskGroup(of: Document.self) { group in
-                for index in 0..<40 { group.addTask { await Container.document(index % 2 == 0 ? "a" : "b") } }
+                for index in 0..<40 {
+                    group.addTask {
+                        askingForDocuments.signal()
+                        return await Container.document(index % 2 == 0 ? "a" : "b")
+                    }
+                }
                 return await group.reduce(into: [Document]()) { $0.append($1) }
             }
             // Two instances made, whatever other tests of this file make meanwhile.
