@@ -17,12 +17,27 @@ import Testing
     }
 }
 
-/// The names of the models the dispose hooks saw, in order.
+/// The names of the models the dispose hooks saw, in order, since the test started recording them.
 @MainActor private var disposals: [String] = []
+/// The dispose hooks' runs since the test started recording them, for the test to wait for.
+@MainActor private var disposalRuns = Occurrences("a dispose hook ran")
 
-/// Lets the main actor run the dispose hooks' tasks until `count` have run (they are queued when the scope lets go).
-@MainActor private func waitForDisposals(_ count: Int) async {
-    for _ in 0..<1_000 where disposals.count < count { await Task.yield() }
+/// Records, on the main actor, that a dispose hook saw the model named `name`.
+@MainActor private func recordDisposal(_ name: String) {
+    disposals.append(name)
+    disposalRuns.signal()
+}
+
+/// Starts the record of what the dispose hooks see anew, for one test.
+@MainActor private func startRecordingDisposals() {
+    disposals = []
+    disposalRuns = Occurrences("a dispose hook ran")
+}
+
+/// Suspends, letting the main actor run the dispose hooks' tasks (queued when the scope lets go), until `count` have
+/// run since the test started recording; at the deadline, an issue of the test.
+@MainActor private func waitForDisposals(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+    await disposalRuns.expect(count, sourceLocation: sourceLocation)
 }
 
 extension Container {
@@ -35,7 +50,7 @@ extension Container {
     fileprivate static let disposedPlayer = MainActorFactory(scope: .cached) { PlayerModel("disposed") }
         .onDispose { player in
             player.stop()
-            disposals.append(player.name)
+            recordDisposal(player.name)
         }
     fileprivate static let expiringPlayer = MainActorFactory(scope: .cached) { PlayerModel() }.timeToLive(60)
 
@@ -44,7 +59,7 @@ extension Container {
         PlayerModel("document \($0)")
     }
     .scopeOnParameters
-    .onDispose { disposals.append($0.name) }
+    .onDispose { recordDisposal($0.name) }
     .timeToLive(60)
     fileprivate static let promisedEditor = MainActorParameterFactory<Int, PlayerModel>.promised()
     fileprivate static let contextualEditor = MainActorParameterFactory<Int, PlayerModel> { PlayerModel("own \($0)") }
@@ -93,7 +108,7 @@ private typealias RunContext = SharedContainer.RunContext
 
     @Test("onDispose runs on the main actor, in a task, after a reset on the main actor")
     func disposeAfterAResetOnTheMainActor() async {
-        disposals = []
+        startRecordingDisposals()
         await Container.Registrations.isolated {
             let player = Container.disposedPlayer()
             Container.disposedPlayer.reset(.scope)
@@ -106,7 +121,7 @@ private typealias RunContext = SharedContainer.RunContext
 
     @Test("onDispose of an instance let go of off the main actor runs on the main actor")
     func disposeOffTheMainActor() async {
-        disposals = []
+        startRecordingDisposals()
         await Container.Registrations.isolated {
             let player = Container.disposedPlayer()
             await resetCachedScopeOffTheMainActor()
@@ -129,8 +144,8 @@ private typealias RunContext = SharedContainer.RunContext
     }
 }
 
-/// Whether the hook of `expiringInGraph` ran.
-@MainActor private var graphHookRan = false
+/// The runs of the hook of `expiringInGraph`, for the test to wait for.
+@MainActor private var graphHookRuns = Occurrences("the dispose hook of expiringInGraph ran")
 
 extension Container {
     fileprivate static let hookLeaf = Factory { Tracked(id: 99) }
@@ -138,7 +153,7 @@ extension Container {
         .timeToLive(10)
         .onDispose { _ in
             _ = Container.hookLeaf()
-            graphHookRan = true
+            graphHookRuns.signal()
         }
     fileprivate static let awaitsExpiring = AsyncFactory { await Container.expiringInGraph.resolve().name }
 }
@@ -149,16 +164,15 @@ extension MainActorModifierTests {
     /// expired.
     @Test("A dispose hook's resolutions are no part of the graph or resolution that let go of the instance")
     func disposeHookOutsideTheGraph() async {
-        graphHookRan = false
+        graphHookRuns = Occurrences("the dispose hook of expiringInGraph ran")
         let clock = HandClock()
         await Container.Registrations.isolated(runContext: clock.runContext) {
             _ = Container.expiringInGraph()
             clock.advance(by: 10)
             let graph = await Container.Diagnostics.graph {
                 #expect(await Container.awaitsExpiring() == "expiring")  // finds it expired: the hook's task starts
-                for _ in 0..<1_000 where !graphHookRan { await Task.yield() }  // it runs while the graph records
+                await graphHookRuns.expect()  // it runs while the graph records
             }
-            #expect(graphHookRan)
             #expect(!graph.nodes.contains { $0.type == "Tracked" }, "\(graph.mermaid)")
         }
     }
@@ -177,7 +191,7 @@ extension MainActorModifierTests {
 
     @Test("MainActorParameterFactory: one instance per value, disposed of on the main actor, expiring")
     func parameterFactoryModifiers() async {
-        disposals = []
+        startRecordingDisposals()
         let clock = HandClock()
         await Container.Registrations.isolated(runContext: clock.runContext) {
             let one = Container.editorPerDocument(1)

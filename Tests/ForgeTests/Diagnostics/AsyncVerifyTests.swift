@@ -150,7 +150,8 @@ private let afterVerify = DispatchSemaphore(value: 0)
             }
             precondition(report.problems.isEmpty, "\(report)")
             afterVerify.signal()
-            try? await Task.sleep(for: .seconds(60))  // the task stops the process first
+            // Not a wait for time: the task stops the process first; else the child exits 0, which fails the test.
+            try? await Task.sleep(for: .seconds(60))
         }
         let text = standardError(result)
         #expect(text.contains("Factory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
@@ -189,19 +190,17 @@ private let afterVerify = DispatchSemaphore(value: 0)
     @Test("A failing async verify leaves one thread of its own parked, and no cooperative thread")
     func aFailingAsyncVerifyParksOneThreadOfItsOwn() async {
         await #expect(processExitsWith: .success) {
-            let before = threadCount()
+            let before = threadIDs()
             for _ in 0..<3 {
                 let report = await Container.Diagnostics.verify { _ = await Container.asyncRoot() }
                 precondition(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
             }
-            // The executor's other threads return once the verify ended: wait for that, with a deadline.
-            let deadline = ContinuousClock.now + .seconds(20)
-            var after = threadCount()
-            while after - before > 3 && ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(10))
-                after = threadCount()
-            }
-            precondition(before > 0 && after - before <= 3, "threads: \(before) before, \(after) after")
+            // The executor's other threads return once the verify ended: wait for them to exit, with a deadline.
+            let started = threadIDs().subtracting(before)
+            let running = await awaitingAThread { waitForThreads(started, toLeave: 3, within: 20) }
+            precondition(
+                !before.isEmpty && running <= 3,
+                "threads: \(before.count) before, \(started.count) started, \(running) of them still running")
         }
     }
 
@@ -224,4 +223,56 @@ private let afterVerify = DispatchSemaphore(value: 0)
             precondition(FastPathWord.current == flags, "flags: \(flags) before, \(FastPathWord.current) after")
         }
     }
+}
+
+/// The IDs of this process's threads, from /proc (Linux); none where it cannot be read.
+private func threadIDs() -> Set<Int32> {
+    Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { Int32($0) })
+}
+
+/// Waits until at most `remaining` of `threads` (thread IDs, from ``threadIDs()``) still run, up to `seconds`, and
+/// returns how many still run.
+///
+/// It waits on the event the kernel gives as each thread exits: a thread's pidfd (`pidfd_open(2)` with
+/// `PIDFD_THREAD`, Linux 6.9 and later) becomes readable then. Older kernels give no event for a thread's exit:
+/// there, and there only, the threads are counted in /proc until their number drops, up to the same deadline.
+private func waitForThreads(_ threads: Set<Int32>, toLeave remaining: Int, within seconds: Double) -> Int {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    func millisecondsLeft() -> Int32 {
+        Int32(max(0, ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up)))
+    }
+    #if os(Linux)
+        typealias PidfdOpen = @convention(c) (Int32, UInt32) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "pidfd_open") {
+            let pidfdOpen = unsafeBitCast(symbol, to: PidfdOpen.self)
+            var watched: [pollfd] = []
+            defer { for thread in watched { close(thread.fd) } }
+            var supported = true
+            for thread in threads {
+                let descriptor = pidfdOpen(thread, UInt32(O_EXCL))  // PIDFD_THREAD
+                if descriptor >= 0 {
+                    watched.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0))
+                } else if errno != ESRCH {  // ESRCH: it has exited already
+                    supported = false
+                    break
+                }
+            }
+            if supported {
+                var running = watched
+                while running.count > remaining {
+                    let ready = poll(&running, nfds_t(running.count), millisecondsLeft())
+                    if ready == 0 || (ready < 0 && errno != EINTR) { break }  // the deadline, or a failure
+                    running.removeAll { $0.revents != 0 }
+                }
+                return running.count
+            }
+        }
+    #endif
+    // No event to wait on: count the threads that are still listed.
+    var running = threadIDs().intersection(threads).count
+    while running > remaining && millisecondsLeft() > 0 {
+        usleep(10_000)  // the only way to see an exit here is to look again: no event exists to wait on
+        running = threadIDs().intersection(threads).count
+    }
+    return running
 }

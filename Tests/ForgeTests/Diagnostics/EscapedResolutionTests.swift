@@ -29,9 +29,12 @@ extension Container {
 
 /// Says when a lazy property was read.
 private final class ReadFlag: Sendable {
-    private let read = Counter()
-    func set() { read.increment() }
-    var hasRead: Bool { read.value > 0 }
+    private let read = Occurrences("the lazy property was read")
+    func set() { read.signal() }
+    /// Waits until it was read, up to 10 seconds: at the deadline, an issue of the test.
+    func waitUntilRead(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await read.expect(within: 10, sourceLocation: sourceLocation)
+    }
 }
 
 /// A lazy property whose factory resolves another.
@@ -171,7 +174,7 @@ private final class LazyUser: @unchecked Sendable {
         async let bystander = collectingProblems(named: "bystander") {
             Container.escapeRead.register { Endpoint("mock") }
             // Until the reader has read: this world watches meanwhile.
-            #expect(await waitUntilRead(outside.flag))
+            await outside.flag.waitUntilRead()
         }
         let ((name, readerProblems), (_, bystanderProblems)) = await (reader, bystander)
         #expect(name == "live")
@@ -191,7 +194,7 @@ private final class LazyUser: @unchecked Sendable {
         }
         async let bystander = collectingProblems(named: "chain bystander") {
             Container.escapeLeaf.register { Endpoint("mock leaf") }
-            #expect(await waitUntilRead(outside.flag))
+            await outside.flag.waitUntilRead()
         }
         let ((name, readerProblems), (_, bystanderProblems)) = await (reader, bystander)
         #expect(name == "chain of live leaf")
@@ -231,14 +234,6 @@ private final class LazyUser: @unchecked Sendable {
         #expect(problems.count == 1, "\(problems)")
         #expect(problems.first?.description.contains("while the isolated world \"outer\"") == true)
     }
-}
-
-/// Whether `flag` was set, by another test, within 10 seconds.
-private func waitUntilRead(_ flag: ReadFlag) async -> Bool {
-    await withDeadline(seconds: 10) {
-        while !flag.hasRead { await Task.yield() }
-        return true
-    } ?? false
 }
 
 /// The policies, the warning and the process world's `push()`: one test at a time, in exit tests.

@@ -25,11 +25,13 @@ extension Container {
     fileprivate static let edgeLogger = Factory(scope: .cached) { EdgeLogger() }
     fileprivate static let edgeUnique = Factory { EdgeClient() }
     fileprivate static let edgeSingleton = Factory(scope: .singleton) { EdgeHolder([edgeUnique()]) }
-    /// A singleton made asynchronously, whose closure starts a task that resolves a session client later.
+    /// A singleton made asynchronously, whose closure starts a task that resolves a session client once the
+    /// singleton's caller has it (``bootstrapReturned``), then says so (``lateClientResolved``).
     fileprivate static let edgeBootstrap = AsyncFactory(scope: .singleton) { () async -> EdgeHolder in
         Task {
-            try? await Task.sleep(nanoseconds: 50_000_000)
+            guard await bootstrapReturned.happened() else { return }
             _ = edgeSessionClient()
+            lateClientResolved.signal()
         }
         return EdgeHolder([])
     }
@@ -37,6 +39,11 @@ extension Container {
     /// A singleton that holds a session client: captive, made inside registerAllServices() by a warm-up.
     fileprivate static let edgeWarmed = Factory(scope: .singleton) { EdgeHolder([edgeSessionClient()]) }
 }
+
+/// Signalled by the test once ``Container/edgeBootstrap`` returned: its creation has ended.
+private let bootstrapReturned = Occurrences("edgeBootstrap returned to its caller")
+/// Signalled by the task ``Container/edgeBootstrap``'s closure started, once it resolved the session client.
+private let lateClientResolved = Occurrences("the task the creation started resolved the session client")
 
 /// One screen, shared by every thread, as an app's would be.
 private let edgeScreen = EdgeScreen()
@@ -82,7 +89,11 @@ private let edgeScreen = EdgeScreen()
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Container.Diagnostics.captiveDependencies = .warn
             _ = await Container.edgeBootstrap()
-            try? await Task.sleep(nanoseconds: 300_000_000)
+            bootstrapReturned.signal()
+            // The resolution this test is about has happened: had it been taken for a part of the creation, its
+            // warning would be on standard error by now.
+            let resolved = await lateClientResolved.happened()
+            precondition(resolved, "the task the creation started did not resolve the session client")
         }
         #expect(!standardError(result).contains("captive"), "\(standardError(result))")
     }

@@ -85,7 +85,7 @@ extension Container {
 
     @Test("Two strict tests in parallel: each one's forgotten override is its own problem, and only its own")
     func twoStrictTestsInParallel() async {
-        let arrived = Counter()
+        let arrived = Occurrences("a strict test started")
         async let first = collectingProblems(named: "first", strict: true) {
             Container.strictOtherTest.register { LiveService("first's mock") }
             await arrive(arrived, waitingFor: 2)
@@ -331,15 +331,11 @@ extension Container {
     }
 }
 
-/// Counts `arrived` and waits, up to 10 seconds, until `parties` have: the worlds of all of them are then alive at
+/// Signals `arrived` and waits, up to 10 seconds, until `parties` have: the worlds of all of them are then alive at
 /// once.
-private func arrive(_ arrived: Counter, waitingFor parties: Int) async {
-    arrived.increment()
-    let met = await withDeadline(seconds: 10) {
-        while arrived.value < parties { try? await Task.sleep(for: .milliseconds(1)) }
-        return true
-    }
-    #expect(met == true, "the other test did not start")
+private func arrive(_ arrived: Occurrences, waitingFor parties: Int) async {
+    arrived.signal()
+    await arrived.expect(parties, within: 10)
 }
 
 /// A strict suite: a test without a mode keeps it, one with `.lenient` does not.
