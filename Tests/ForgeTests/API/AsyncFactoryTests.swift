@@ -354,7 +354,7 @@ extension GlobalStateTests {
     }
 }
 
-// MARK: Cycles across tasks, tasks a closure starts, and a failed traced resolution (found in review)
+// MARK: Cycles across tasks, tasks a closure starts, and a failed traced resolution
 
 private let crossGate = AsyncGate()
 /// Signalled by the task that ``Container/warmer``'s closure starts, as it is about to resolve `warmer`.

@@ -110,7 +110,8 @@ private let afterVerify = DispatchSemaphore(value: 0)
         #expect(report.problems.map(\.kind) == [.captiveDependency, .promiseNotFulfilled], "\(report)")
     }
 
-    /// Found by review: the creation's task went to verify's one thread, which the factory's closure was blocking.
+    /// The creation's task must not go to a verify thread that the factory's closure is blocking: the executor starts
+    /// another while every one is busy.
     /// (In a child process: the bridge's task needs a thread of Swift's cooperative pool, which the parallel suite's
     /// other tests can keep busy for most of a minute under the thread sanitizer.)
     @Test func anAsyncVerifyRunsASyncToAsyncBridge() async {
@@ -122,7 +123,7 @@ private let afterVerify = DispatchSemaphore(value: 0)
         }
     }
 
-    /// Found by review: with detection off, the tryResolve() did not see the cycle that verify then reported.
+    /// With cycle detection on or off, verify must not report as a cycle what the closure's tryResolve() does without.
     @Test("A closure that tries itself and does without is wired as meant, whatever detectsCycles says")
     func verifyAgreesWithTryResolveWhateverTheSwitch() async {
         await #expect(processExitsWith: .success) {
@@ -137,8 +138,8 @@ private let afterVerify = DispatchSemaphore(value: 0)
         }
     }
 
-    /// Found by review: a job of the body's work that ran after the verify returned recorded into the ended report,
-    /// or parked a thread and kept the world alive, with the problem lost.
+    /// A job of the body's work that runs after the verify returned must not record into the ended report, nor park
+    /// a thread and keep the world alive with the problem lost: it stops the process, saying so.
     @Test("A problem met by work that outlived its verify stops the process, saying so")
     func workThatOutlivesVerifyIsNoPartOfIt() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

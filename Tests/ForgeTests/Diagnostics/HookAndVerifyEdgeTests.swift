@@ -1,5 +1,5 @@
-// Hooks that resolve, tasks that outlive a creation, verify where it used to hang or crash, and a warm-up inside
-// registerAllServices(): each case a review of the captive-dependency check and verify found.
+// Hooks that resolve, tasks that outlive a creation, verify where it must neither hang nor crash, and a warm-up
+// inside registerAllServices(): edge cases of the captive-dependency check and verify.
 import Dispatch
 import Forge
 import Foundation
