@@ -332,17 +332,30 @@ extension ConcurrentModelRun {
             }
         }
         // Dispose: at most once each; exactly once for what two resolutions got (so a scope kept it), once every
-        // world has ended.
+        // world has ended. A world's deinit disposes of what it kept on the thread that released the world last,
+        // which may still be running when the world's weak reference reads nil: wait for each disposal expected, as
+        // Recorder signals it, up to a deadline.
+        let expected = returned.filter { serial, count in
+            guard count > 1, let entry = made[serial], entry.instance.factory < ModelFactory.all.count else {
+                return false
+            }
+            let factory = ModelFactory.all[entry.instance.factory]
+            return factory.hasDispose && factory.scope.kind != .shared
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let seen = Recorder.disposals.count
+            guard !Set(expected.keys).isSubset(of: Recorder.allDisposed) else { break }
+            let left = Double((deadline - ContinuousClock.now) / .milliseconds(1)) / 1000
+            guard left > 0, Recorder.disposals.happened(seen + 1, within: left) else { break }
+        }
         let disposed = Recorder.allDisposed
         var times: [Int: Int] = [:]
         for serial in disposed { times[serial, default: 0] += 1 }
         for (serial, count) in times where count > 1 { failures.append("#\(serial) was disposed of \(count) times") }
-        for (serial, count) in returned where count > 1 {
-            guard let entry = made[serial], entry.instance.factory < ModelFactory.all.count else { continue }
-            let factory = ModelFactory.all[entry.instance.factory]
-            if factory.hasDispose && factory.scope.kind != .shared && times[serial] == nil {
-                failures.append("#\(serial) of \(factory.name), kept (returned \(count) times), was never disposed of")
-            }
+        for (serial, count) in expected where times[serial] == nil {
+            let factory = ModelFactory.all[made[serial]!.instance.factory]
+            failures.append("#\(serial) of \(factory.name), kept (returned \(count) times), was never disposed of")
         }
         return failures
     }

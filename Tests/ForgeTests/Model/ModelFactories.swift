@@ -71,7 +71,15 @@ enum Recorder {
     }
 
     static func afterMake(_ made: ModelInstance) { state.mutate { $0.afterMade.append(made.serial) } }
-    static func dispose(_ made: ModelInstance) { state.mutate { $0.disposed.append(made.serial) } }
+    static func dispose(_ made: ModelInstance) {
+        state.mutate { $0.disposed.append(made.serial) }
+        disposals.signal()
+    }
+
+    /// Each `onDispose` call, as an event a concurrent run's check waits for: a world's deinit disposes of what it
+    /// kept on the thread that released the world last, which may still run when the world's weak reference reads
+    /// `nil`.
+    static let disposals = Occurrences("onDispose calls")
 
     /// The hooks called since the last call.
     static func takeHooks() -> (afterMade: [Int], disposed: [Int]) {
