@@ -170,13 +170,22 @@ public struct AsyncThrowingFactory<T: Sendable>: Sendable {
 }
 
 extension AsyncFactory: FactoryModifying {
-    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
-    public var modifierSupport:
-        ModifierSupport<AsyncFactory, Void, @Sendable () async -> T, @Sendable (T) -> Void, @Sendable (T) async -> Void>
-    {
-        ModifierSupport(
-            box, AsyncFactory.init(box:), maker: { make in .ofAsync { (_: Void) in await make() } },
-            dispose: Hook.disposeOnThread, afterMake: Hook.afterMakeAsync)
+    /// What the factory's closure takes.
+    public typealias Parameter = Void
+    /// The closure a context (``onTest(_:)`` and the others) takes.
+    public typealias Closure = @Sendable () async -> T
+    /// The hook ``onDispose(_:)`` takes.
+    public typealias DisposeHook = @Sendable (T) -> Void
+    /// The hook ``afterMake(_:)`` takes.
+    public typealias AfterMakeHook = @Sendable (T) async -> Void
+
+    /// Applies a modifier or a reset with this kind's closure types. Forge's own: call them, never this.
+    @_documentation(visibility: internal)
+    public func applying(_ operation: FactoryOperation<AsyncFactory>) -> AsyncFactory {
+        AsyncFactory(
+            box: operation.apply(
+                to: box, parameterIsBoxed: true, maker: { make in .ofAsync { (_: Void) in await make() } },
+                dispose: ModifierHooks.disposeOnThread, afterMake: ModifierHooks.afterMakeAsync))
     }
 }
 
@@ -186,16 +195,22 @@ extension AsyncFactory: Prewarmable {
 }
 
 extension AsyncThrowingFactory: FactoryModifying {
-    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
-    public var modifierSupport:
-        ModifierSupport<
-            AsyncThrowingFactory, Void, @Sendable () async throws -> T, @Sendable (T) -> Void,
-            @Sendable (T) async -> Void
-        >
-    {
-        ModifierSupport(
-            box, AsyncThrowingFactory.init(box:), maker: { make in .ofAsync { (_: Void) in try await make() } },
-            dispose: Hook.disposeOnThread, afterMake: Hook.afterMakeAsync)
+    /// What the factory's closure takes.
+    public typealias Parameter = Void
+    /// The closure a context (``onTest(_:)`` and the others) takes.
+    public typealias Closure = @Sendable () async throws -> T
+    /// The hook ``onDispose(_:)`` takes.
+    public typealias DisposeHook = @Sendable (T) -> Void
+    /// The hook ``afterMake(_:)`` takes.
+    public typealias AfterMakeHook = @Sendable (T) async -> Void
+
+    /// Applies a modifier or a reset with this kind's closure types. Forge's own: call them, never this.
+    @_documentation(visibility: internal)
+    public func applying(_ operation: FactoryOperation<AsyncThrowingFactory>) -> AsyncThrowingFactory {
+        AsyncThrowingFactory(
+            box: operation.apply(
+                to: box, parameterIsBoxed: true, maker: { make in .ofAsync { (_: Void) in try await make() } },
+                dispose: ModifierHooks.disposeOnThread, afterMake: ModifierHooks.afterMakeAsync))
     }
 }
 

@@ -67,15 +67,21 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
 }
 
 extension AsyncParameterFactory: FactoryModifying {
-    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
-    public var modifierSupport:
-        ModifierSupport<
-            AsyncParameterFactory, P, @Sendable (P) async -> T, @Sendable (T) -> Void, @Sendable (T) async -> Void
-        >
-    {
-        // The engine gives an async factory's key the parameter as `any Sendable`, by pointer.
-        ModifierSupport(
-            box, AsyncParameterFactory.init(box:), maker: { .ofAsync($0) }, dispose: Hook.disposeOnThread,
-            afterMake: Hook.afterMakeAsync, parameterIsBoxed: true)
+    /// What the factory's closure takes.
+    public typealias Parameter = P
+    /// The closure a context (``onTest(_:)`` and the others) takes.
+    public typealias Closure = @Sendable (P) async -> T
+    /// The hook ``onDispose(_:)`` takes.
+    public typealias DisposeHook = @Sendable (T) -> Void
+    /// The hook ``afterMake(_:)`` takes.
+    public typealias AfterMakeHook = @Sendable (T) async -> Void
+
+    /// Applies a modifier or a reset with this kind's closure types. Forge's own: call them, never this.
+    @_documentation(visibility: internal)
+    public func applying(_ operation: FactoryOperation<AsyncParameterFactory>) -> AsyncParameterFactory {
+        AsyncParameterFactory(
+            box: operation.apply(
+                to: box, parameterIsBoxed: true, maker: { .ofAsync($0) },
+                dispose: ModifierHooks.disposeOnThread, afterMake: ModifierHooks.afterMakeAsync))
     }
 }

@@ -4,12 +4,6 @@
 /// ``onDispose(_:)``, ``timeToLive(_:)``, ``afterMake(_:)``, ``liveInTests``, ``scopeOnParameters``), and
 /// ``reset(_:)``.
 ///
-/// ``Factory``, ``ParameterFactory``, ``MainActorFactory``, ``MainActorParameterFactory``, ``AsyncFactory``,
-/// ``AsyncThrowingFactory`` and ``AsyncParameterFactory`` adopt it; your code calls its members and never needs to
-/// adopt it. Each kind's closures are its own: a `Factory`'s contexts take a `@Sendable () -> T`, a
-/// `MainActorFactory`'s a `@MainActor () -> T` that runs on the main actor, an `AsyncFactory`'s a
-/// `@Sendable () async -> T`.
-///
 /// ```swift
 /// extension Container {
 ///     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
@@ -20,6 +14,27 @@
 ///         .timeToLive(600)
 /// }
 /// ```
+///
+/// Each kind's closures are its own, and each kind's page names them (its `Closure`, `DisposeHook` and
+/// `AfterMakeHook`):
+///
+/// | Kind | A context's closure | `onDispose`'s hook | `afterMake`'s hook |
+/// |---|---|---|---|
+/// | ``Factory`` | `() -> T` | `(T) -> Void` | `(T) -> Void` |
+/// | ``ParameterFactory`` | `(P) -> T` | `(T) -> Void` | `(T) -> Void` |
+/// | ``MainActorFactory`` | `@MainActor () -> T` | `@MainActor (T) -> Void` | `@MainActor (T) -> Void` |
+/// | ``MainActorParameterFactory`` | `@MainActor (P) -> T` | `@MainActor (T) -> Void` | `@MainActor (T) -> Void` |
+/// | ``AsyncFactory`` | `() async -> T` | `(T) -> Void` | `(T) async -> Void` |
+/// | ``AsyncThrowingFactory`` | `() async throws -> T` | `(T) -> Void` | `(T) async -> Void` |
+/// | ``AsyncParameterFactory`` | `(P) async -> T` | `(T) -> Void` | `(T) async -> Void` |
+///
+/// Every closure that is not `@MainActor` is `@Sendable`.
+///
+/// A helper can take any kind: `reset` works on `any FactoryModifying`, and `timeToLive`, `liveInTests` and
+/// `scopeOnParameters` on `some FactoryModifying`. Contexts, `onDispose` and `afterMake` take the kind's own closure
+/// type, so a helper that adds them is written for one kind.
+///
+/// > Important: Only Forge's seven kinds of factory conform. The requirement, `applying(_:)`, is Forge's own.
 public protocol FactoryModifying: Sendable {
     /// What the factory's closure takes: `Void` for a factory without a parameter.
     associatedtype Parameter
@@ -31,42 +46,56 @@ public protocol FactoryModifying: Sendable {
     /// The closure ``afterMake(_:)`` takes: on the main actor for a main-actor factory, `async` for an async one.
     associatedtype AfterMakeHook
 
-    /// What Forge's modifiers need to make a new factory of this kind from this one. Forge's own: you never need to
-    /// read it.
-    var modifierSupport: ModifierSupport<Self, Parameter, Closure, DisposeHook, AfterMakeHook> { get }
+    /// Applies `operation`, a modifier or a reset, to this factory: returns the new factory a modifier makes, or this
+    /// one. Forge's own: call the modifiers and `reset`, never this.
+    @_documentation(visibility: internal)
+    func applying(_ operation: FactoryOperation<Self>) -> Self
 }
 
-/// What Forge's modifiers need to make a new factory of one kind (``FactoryModifying``): the factory's box, and how
-/// that kind turns its closures and hooks into the engine's. Forge's own: you never need to read it.
-public struct ModifierSupport<Kind, Parameter, Closure, DisposeHook, AfterMakeHook> {
-    let box: FactoryBox
-    /// The factory of this kind that holds `box`.
-    let kind: (FactoryBox) -> Kind
-    /// The engine's closure that runs a context's.
-    let maker: (Closure) -> Maker
-    /// The engine's dispose hook that runs this kind's, given how the factory keeps its instances.
-    let dispose: (DisposeHook, Representation) -> (AnyObject) -> Void
-    /// The engine's `afterMake` hook that runs this kind's.
-    let afterMake: (AfterMakeHook, Representation) -> AfterMake
-    /// How the engine hands the parameter to a `scopeOnParameters` key: a pointer to the `Parameter` itself, or to
-    /// an `any Sendable` that holds it (an async factory's).
-    let parameterIsBoxed: Bool
-
-    init(
-        _ box: FactoryBox, _ kind: @escaping (FactoryBox) -> Kind, maker: @escaping (Closure) -> Maker,
-        dispose: @escaping (DisposeHook, Representation) -> (AnyObject) -> Void,
-        afterMake: @escaping (AfterMakeHook, Representation) -> AfterMake, parameterIsBoxed: Bool = false
-    ) {
-        self.box = box
-        self.kind = kind
-        self.maker = maker
-        self.dispose = dispose
-        self.afterMake = afterMake
-        self.parameterIsBoxed = parameterIsBoxed
+/// A modifier or a reset, which each kind of factory applies with its own closure types
+/// (``FactoryModifying/applying(_:)``). Forge's own.
+@_documentation(visibility: internal)
+public struct FactoryOperation<Kind: FactoryModifying> {
+    enum Change {
+        case context(ContextCondition, Kind.Closure)
+        case dispose(Kind.DisposeHook)
+        case afterMake(Kind.AfterMakeHook)
+        case timeToLive(Double)
+        case liveInTests
+        /// The key of the parameter a pointer points to, and of one in an `any Sendable` the pointer points to.
+        case scopeOnParameters(key: (UnsafeRawPointer) -> AnyHashable, boxedKey: (UnsafeRawPointer) -> AnyHashable)
+        case reset(FactoryResetOptions)
     }
 
-    /// A new factory of this kind: this one, changed by `change`.
-    func modified(_ change: (FactoryBox) -> FactoryBox) -> Kind { kind(change(box)) }
+    let change: Change
+
+    /// Applies the operation to `box`: returns the box of the new factory a modifier makes, or `box` itself after a
+    /// reset in the current world. The kind turns its closures into the engine's with `maker`, `dispose` and
+    /// `afterMake` (non-escaping: applying an operation allocates nothing of its own), and says whether the engine
+    /// hands its parameter in an `any Sendable` (an async factory's) or as itself.
+    func apply(
+        to box: FactoryBox, parameterIsBoxed: Bool, maker: (Kind.Closure) -> Maker,
+        dispose: (Kind.DisposeHook, Representation) -> (AnyObject) -> Void,
+        afterMake: (Kind.AfterMakeHook, Representation) -> AfterMake
+    ) -> FactoryBox {
+        switch change {
+        case .context(let condition, let closure):
+            return box.adding(condition, maker(closure))
+        case .dispose(let hook):
+            return box.withDispose(dispose(hook, box.representation))
+        case .afterMake(let hook):
+            return box.withAfterMake(afterMake(hook, box.representation))
+        case .timeToLive(let seconds):
+            return box.withTimeToLive(seconds)
+        case .liveInTests:
+            return box.markedLiveInTests
+        case .scopeOnParameters(let key, let boxedKey):
+            return box.modifiedForScope("scopeOnParameters") { $0.parameterKey = parameterIsBoxed ? boxedKey : key }
+        case .reset(let options):
+            World.current.reset(box, options)
+            return box
+        }
+    }
 }
 
 extension FactoryModifying {
@@ -108,8 +137,7 @@ extension FactoryModifying {
     public func onArg(_ argument: String, _ factory: Closure) -> Self { adding(.argument(argument), factory) }
 
     private func adding(_ condition: ContextCondition, _ factory: Closure) -> Self {
-        let support = modifierSupport
-        return support.modified { $0.adding(condition, support.maker(factory)) }
+        applying(FactoryOperation(change: .context(condition, factory)))
     }
 
     /// Calls `dispose` with each instance the factory's scope lets go of, once per instance: when the scope or
@@ -149,8 +177,7 @@ extension FactoryModifying {
     /// `unique` and `graph`, which keep none, and on `shared`, which never owns its instances, declaring it stops the
     /// process with a message. A singleton is not disposed of when the process exits.
     public func onDispose(_ dispose: DisposeHook) -> Self {
-        let support = modifierSupport
-        return support.modified { $0.withDispose(support.dispose(dispose, $0.representation)) }
+        applying(FactoryOperation(change: .dispose(dispose)))
     }
 
     /// Lets a kept instance expire `seconds` after it was cached (at that instant, it has expired): the first
@@ -169,7 +196,7 @@ extension FactoryModifying {
     /// isolated world another. It needs a scope that keeps its instance: `cached`, `singleton`, `shared`, or a
     /// custom one of those kinds; on any other, declaring it stops the process with a message.
     public func timeToLive(_ seconds: Double) -> Self {
-        modifierSupport.modified { $0.withTimeToLive(seconds) }
+        applying(FactoryOperation(change: .timeToLive(seconds)))
     }
 
     /// Calls `hook` with each new instance, once, after the closure made it and before any caller gets it: for
@@ -185,10 +212,11 @@ extension FactoryModifying {
     /// - **Which instances.** Every new one, whatever made it: the factory's own closure, a context's (`onTest` and
     ///   the others) or a registration's, so a registered mock is wired as the real instance would be. A scope that
     ///   keeps instances calls it once per instance it makes; a `unique` factory, on every resolution; a hit, never.
-    /// - **When.** On the thread that made the instance, right after the closure, outside every Forge lock, as a
-    ///   part of making the instance: a scoped instance is cached, and threads waiting for it get it, only after the
-    ///   hook returned. It may resolve other factories (they nest under this one, for cycle detection and captive
-    ///   dependencies), but resolving this factory itself from it is a circular dependency, as from its closure.
+    /// - **When.** On the thread that made the instance (for an async factory, in the task that made it), right
+    ///   after the closure, outside every Forge lock, as a part of making the instance: a scoped instance is cached,
+    ///   and callers waiting for it get it, only after the hook returned. It may resolve other factories (they nest
+    ///   under this one, for cycle detection and captive dependencies), but resolving this factory itself from it is
+    ///   a circular dependency, as from its closure.
     /// - **Order.** Several `afterMake` hooks run in the order they were declared. The global decorator
     ///   (``SharedContainer/Decorator/decorate``) runs later, on every resolution, hits included.
     /// - **Kinds.** A main-actor factory's hook runs on the main actor, where the instance was made. An async
@@ -203,8 +231,7 @@ extension FactoryModifying {
     ///
     /// Apply it where the factory is declared: it returns a new factory.
     public func afterMake(_ hook: AfterMakeHook) -> Self {
-        let support = modifierSupport
-        return support.modified { $0.withAfterMake(support.afterMake(hook, $0.representation)) }
+        applying(FactoryOperation(change: .afterMake(hook)))
     }
 
     /// Says that running this factory's live closure in tests is safe: a strict test's world
@@ -226,7 +253,7 @@ extension FactoryModifying {
     /// as a view model. The mark covers whatever runs for the factory when the test did not override it: its own
     /// closure, its contexts and the app's registration. What such a factory resolves is checked in turn, so a view
     /// model marked `liveInTests` still reports the live API client it resolves.
-    public var liveInTests: Self { modifierSupport.modified { $0.markedLiveInTests } }
+    public var liveInTests: Self { applying(FactoryOperation(change: .liveInTests)) }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.
     ///
@@ -240,7 +267,7 @@ extension FactoryModifying {
     /// Container.myService.reset(.scope)          // the instance only
     /// ```
     public func reset(_ options: FactoryResetOptions = .all) {
-        World.current.reset(modifierSupport.box, options)
+        _ = applying(FactoryOperation(change: .reset(options)))
     }
 }
 
@@ -257,8 +284,8 @@ extension FactoryModifying where Parameter: Hashable {
     /// ```
     ///
     /// Each value gets an instance of its own, made once however many threads ask; values made at the same time
-    /// do not wait for each other. An async factory's is made by one creation that every caller with that value
-    /// awaits:
+    /// do not wait for each other (a main-actor factory's are all made on the main actor, one after the other). An
+    /// async factory's is made by one creation that every caller with that value awaits:
     ///
     /// ```swift
     /// extension Container {
@@ -272,58 +299,14 @@ extension FactoryModifying where Parameter: Hashable {
     /// empties at once. In `shared`, a cell whose instance died goes when new values arrive; with
     /// ``timeToLive(_:)``, an expired instance is dropped when its value is next resolved, and stays until then or
     /// until a reset or `pop()`. A value let go of is released after Forge's locks, so its deinit may resolve.
-    /// Every resolution takes the factory's lock to find the value's cell, and `P`'s `==` and `hash(into:)` run
+    /// Every resolution takes the factory's lock to find the value's cell, and `Parameter`'s `==` and `hash(into:)` run
     /// under it, so they must not resolve factories. It needs a scope that keeps instances: `cached`, `singleton`,
     /// `shared`, or a custom one of those kinds.
     public var scopeOnParameters: Self {
-        let support = modifierSupport
-        let key: (UnsafeRawPointer) -> AnyHashable =
-            if support.parameterIsBoxed {
-                { AnyHashable($0.assumingMemoryBound(to: (any Sendable).self).pointee as! Parameter) }
-            } else {
-                { AnyHashable($0.assumingMemoryBound(to: Parameter.self).pointee) }
-            }
-        return support.modified { $0.modifiedForScope("scopeOnParameters") { $0.parameterKey = key } }
-    }
-}
-
-/// How each kind of factory turns its hooks into the engine's.
-enum Hook {
-    /// A synchronous or async factory's dispose hook: on the thread that let go of the instance.
-    static func disposeOnThread<T>(_ dispose: @escaping @Sendable (T) -> Void, _ representation: Representation)
-        -> (AnyObject) -> Void
-    {
-        { dispose(representation.value($0)) }
-    }
-
-    /// A main-actor factory's dispose hook: in a task on the main actor (``MainActorBridge/runLater(_:with:)``).
-    static func disposeOnMainActor<T>(_ dispose: @escaping @MainActor (T) -> Void, _ representation: Representation)
-        -> (AnyObject) -> Void
-    {
-        { MainActorBridge.runLater(dispose, with: representation.value($0) as T) }
-    }
-
-    /// A synchronous factory's `afterMake` hook: where the instance was made.
-    static func afterMakeOnThread<T>(_ hook: @escaping @Sendable (T) -> Void, _ representation: Representation)
-        -> AfterMake
-    {
-        .sync { hook(representation.value($0)) }
-    }
-
-    /// A main-actor factory's `afterMake` hook: where the instance was made, on the main actor.
-    static func afterMakeOnMainActor<T>(_ hook: @escaping @MainActor (T) -> Void, _ representation: Representation)
-        -> AfterMake
-    {
-        .sync { object in
-            let instance: T = representation.value(object)
-            MainActorBridge.run(hook, with: instance)
-        }
-    }
-
-    /// An async factory's `afterMake` hook, which the creation awaits.
-    static func afterMakeAsync<T: Sendable>(
-        _ hook: @escaping @Sendable (T) async -> Void, _ representation: Representation
-    ) -> AfterMake {
-        .async { object in await hook(representation.value(object)) }
+        applying(
+            FactoryOperation(
+                change: .scopeOnParameters(
+                    key: { AnyHashable($0.assumingMemoryBound(to: Parameter.self).pointee) },
+                    boxedKey: { AnyHashable($0.assumingMemoryBound(to: (any Sendable).self).pointee as! Parameter) })))
     }
 }

@@ -1,6 +1,6 @@
 // Forge: what a factory's reset drops.
 
-/// What ``Factory/reset(_:)`` and ``ParameterFactory/reset(_:)`` drop, with Factory 1.x's spellings.
+/// What a factory's ``FactoryModifying/reset(_:)`` drops, with Factory 1.x's spellings.
 ///
 /// ```swift
 /// Container.myService.reset(.registration)   // back to the baseline; a cached instance stays

@@ -90,13 +90,22 @@ public struct MainActorFactory<T>: Sendable {
 }
 
 extension MainActorFactory: FactoryModifying {
-    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
-    public var modifierSupport:
-        ModifierSupport<MainActorFactory, Void, @MainActor () -> T, @MainActor (T) -> Void, @MainActor (T) -> Void>
-    {
-        ModifierSupport(
-            box, MainActorFactory.init(box:), maker: { make in .of { MainActorBridge.run(make) } },
-            dispose: Hook.disposeOnMainActor, afterMake: Hook.afterMakeOnMainActor)
+    /// What the factory's closure takes.
+    public typealias Parameter = Void
+    /// The closure a context (``onTest(_:)`` and the others) takes.
+    public typealias Closure = @MainActor () -> T
+    /// The hook ``onDispose(_:)`` takes.
+    public typealias DisposeHook = @MainActor (T) -> Void
+    /// The hook ``afterMake(_:)`` takes.
+    public typealias AfterMakeHook = @MainActor (T) -> Void
+
+    /// Applies a modifier or a reset with this kind's closure types. Forge's own: call them, never this.
+    @_documentation(visibility: internal)
+    public func applying(_ operation: FactoryOperation<MainActorFactory>) -> MainActorFactory {
+        MainActorFactory(
+            box: operation.apply(
+                to: box, parameterIsBoxed: false, maker: { make in .of { MainActorBridge.run(make) } },
+                dispose: ModifierHooks.disposeOnMainActor, afterMake: ModifierHooks.afterMakeOnMainActor))
     }
 }
 

@@ -83,14 +83,21 @@ extension MainActorParameterFactory where P: Sendable, T: Sendable {
 }
 
 extension MainActorParameterFactory: FactoryModifying {
-    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
-    public var modifierSupport:
-        ModifierSupport<
-            MainActorParameterFactory, P, @MainActor (P) -> T, @MainActor (T) -> Void, @MainActor (T) -> Void
-        >
-    {
-        ModifierSupport(
-            box, MainActorParameterFactory.init(box:), maker: { make in .of { MainActorBridge.run(make, with: $0) } },
-            dispose: Hook.disposeOnMainActor, afterMake: Hook.afterMakeOnMainActor)
+    /// What the factory's closure takes.
+    public typealias Parameter = P
+    /// The closure a context (``onTest(_:)`` and the others) takes.
+    public typealias Closure = @MainActor (P) -> T
+    /// The hook ``onDispose(_:)`` takes.
+    public typealias DisposeHook = @MainActor (T) -> Void
+    /// The hook ``afterMake(_:)`` takes.
+    public typealias AfterMakeHook = @MainActor (T) -> Void
+
+    /// Applies a modifier or a reset with this kind's closure types. Forge's own: call them, never this.
+    @_documentation(visibility: internal)
+    public func applying(_ operation: FactoryOperation<MainActorParameterFactory>) -> MainActorParameterFactory {
+        MainActorParameterFactory(
+            box: operation.apply(
+                to: box, parameterIsBoxed: false, maker: { make in .of { MainActorBridge.run(make, with: $0) } },
+                dispose: ModifierHooks.disposeOnMainActor, afterMake: ModifierHooks.afterMakeOnMainActor))
     }
 }

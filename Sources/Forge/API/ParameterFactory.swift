@@ -74,12 +74,21 @@ public struct ParameterFactory<P, T>: Sendable {
 }
 
 extension ParameterFactory: FactoryModifying {
-    /// What Forge's modifiers need to make a new factory from this one. Forge's own: you never need to read it.
-    public var modifierSupport:
-        ModifierSupport<ParameterFactory, P, @Sendable (P) -> T, @Sendable (T) -> Void, @Sendable (T) -> Void>
-    {
-        ModifierSupport(
-            box, ParameterFactory.init(box:), maker: { .of($0) }, dispose: Hook.disposeOnThread,
-            afterMake: Hook.afterMakeOnThread)
+    /// What the factory's closure takes.
+    public typealias Parameter = P
+    /// The closure a context (``onTest(_:)`` and the others) takes.
+    public typealias Closure = @Sendable (P) -> T
+    /// The hook ``onDispose(_:)`` takes.
+    public typealias DisposeHook = @Sendable (T) -> Void
+    /// The hook ``afterMake(_:)`` takes.
+    public typealias AfterMakeHook = @Sendable (T) -> Void
+
+    /// Applies a modifier or a reset with this kind's closure types. Forge's own: call them, never this.
+    @_documentation(visibility: internal)
+    public func applying(_ operation: FactoryOperation<ParameterFactory>) -> ParameterFactory {
+        ParameterFactory(
+            box: operation.apply(
+                to: box, parameterIsBoxed: false, maker: { .of($0) },
+                dispose: ModifierHooks.disposeOnThread, afterMake: ModifierHooks.afterMakeOnThread))
     }
 }

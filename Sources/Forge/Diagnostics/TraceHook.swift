@@ -42,7 +42,7 @@ extension FactoryBox {
     /// event after it returns.
     func resolveTraced(_ parameter: UnsafeRawPointer) -> AnyObject {
         let world = World.current(resolving: self)
-        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
+        let slot = world.slot(for: self)
         let thread = ThreadResolutionState.current
         if thread.isSendingTrace {  // a resolution the trace hook makes
             let made = resolve(parameter, in: slot)
@@ -86,7 +86,7 @@ extension FactoryBox {
     /// Where the instance of the coming resolution will come from, but for a `graph` scope's instance: `target`'s
     /// (`slot` itself, or a parameter value's cell) if it keeps one, else an override, a context or the factory's
     /// own closure.
-    func source(in slot: Slot, target: FactoryBox, world: World) -> ResolutionEvent.Source {
+    func source(in slot: Slot, target: Slot, world: World) -> ResolutionEvent.Source {
         if path != .unique && path != .graph && holdsLiveInstance(in: target, world: world) { return .cache }
         if slot.hasRegistration { return .override }
         return hasContexts && hasContext(in: world) ? .context : .new

@@ -56,7 +56,7 @@ extension FactoryBox {
     func resolveAsync(_ parameter: any Sendable = ()) async throws -> AnyObject {
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         let world = World.current(resolving: self)
-        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
+        let slot = world.slot(for: self)
         // A hit needs no await: reading it first, synchronously, keeps async machinery off the hit path.
         if path == .stored && !TraceHook.isActive, let instance = slot.reading({ $0.instance }) {
             if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(instance)) }
@@ -247,7 +247,7 @@ extension FactoryBox {
         if let chain = TaskResolutionState.cycle(closedBy: self, with: parameter) {
             throw ResolutionError.circularDependency(chain, in: world)
         }
-        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
+        let slot = world.slot(for: self)
         let target = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
         // A creation under way whose task awaits, directly or through others, one this task runs: awaiting it would
         // close a cycle across tasks.

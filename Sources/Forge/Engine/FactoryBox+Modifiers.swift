@@ -66,3 +66,44 @@ extension FactoryBox {
         modified { $0.add(FactoryContext(condition: condition, make: make)) }
     }
 }
+
+/// How each kind of factory turns its hooks into the engine's.
+enum ModifierHooks {
+    /// A synchronous or async factory's dispose hook: on the thread that let go of the instance.
+    static func disposeOnThread<T>(_ dispose: @escaping @Sendable (T) -> Void, _ representation: Representation)
+        -> (AnyObject) -> Void
+    {
+        { dispose(representation.value($0)) }
+    }
+
+    /// A main-actor factory's dispose hook: in a task on the main actor (``MainActorBridge/runLater(_:with:)``).
+    static func disposeOnMainActor<T>(_ dispose: @escaping @MainActor (T) -> Void, _ representation: Representation)
+        -> (AnyObject) -> Void
+    {
+        { MainActorBridge.runLater(dispose, with: representation.value($0) as T) }
+    }
+
+    /// A synchronous factory's `afterMake` hook: where the instance was made.
+    static func afterMakeOnThread<T>(_ hook: @escaping @Sendable (T) -> Void, _ representation: Representation)
+        -> AfterMake
+    {
+        .sync { hook(representation.value($0)) }
+    }
+
+    /// A main-actor factory's `afterMake` hook: where the instance was made, on the main actor.
+    static func afterMakeOnMainActor<T>(_ hook: @escaping @MainActor (T) -> Void, _ representation: Representation)
+        -> AfterMake
+    {
+        .sync { object in
+            let instance: T = representation.value(object)
+            MainActorBridge.run(hook, with: instance)
+        }
+    }
+
+    /// An async factory's `afterMake` hook, which the creation awaits.
+    static func afterMakeAsync<T: Sendable>(
+        _ hook: @escaping @Sendable (T) async -> Void, _ representation: Representation
+    ) -> AfterMake {
+        .async { object in await hook(representation.value(object)) }
+    }
+}

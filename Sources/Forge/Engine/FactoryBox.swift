@@ -7,9 +7,7 @@
 /// returns instances as `AnyObject`s (``Representation``), and the typed shell that holds it turns them into `T`s.
 ///
 /// Its identity is the factory's identity. Everything that registrations and scopes change lives in a ``Slot`` of
-/// the current ``World``: in the process's world, the box itself; in an isolated world, a box made from the same
-/// definition for that world (``newSlot(registration:strict:)``), whose identity is not the factory's. Keeping the
-/// process's slot in the box makes a declaration one allocation, and a resolution one load shorter.
+/// the current ``World``: in the process's world, the box itself (How Forge Works, "One class, three roles").
 ///
 /// Nothing in it is generic, so it is compiled once, in Forge: a call site is specialized only for a temporary of
 /// `T` that ``resolve(_:into:)`` fills, and declaring a factory of a new type makes the runtime instantiate no
@@ -22,7 +20,7 @@ final class FactoryBox: @unchecked Sendable {
     // The fields a hit reads come first, in the object's first cache line: a cold resolution touches one line of the
     // box, and the line of its lock word.
     /// How a resolution goes: as the scope's kind says, or through ``resolveModified(_:in:)`` when a modifier
-    /// (``Factory/timeToLive(_:)``, ``ParameterFactory/scopeOnParameters``) changes how instances are kept.
+    /// (``FactoryModifying/timeToLive(_:)``, ``FactoryModifying/scopeOnParameters``) changes how instances are kept.
     let path: Path
     /// How the instances are kept as objects, which the typed shell reads to convert them back.
     let representation: Representation

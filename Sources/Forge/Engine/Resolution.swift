@@ -113,7 +113,7 @@ extension FactoryBox {
     /// keeps it.
     func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject? {
         let world = World.current(resolving: self)
-        let slot = unsafeDowncast(world.slot(for: self), to: FactoryBox.self)
+        let slot = world.slot(for: self)
         let target = instanceSlot(for: parameter, in: slot)
         // A kept instance runs no closure: it closes no cycle and nests nothing, so a factory that keeps one instance
         // per parameter value may try its own instance for another value.
@@ -142,21 +142,21 @@ extension FactoryBox {
     }
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
-    /// ``ParameterFactory/scopeOnParameters``, else `slot` itself.
+    /// ``FactoryModifying/scopeOnParameters``, else `slot` itself.
     func instanceSlot(for parameter: UnsafeRawPointer, in slot: Slot) -> Slot {
         definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
     }
 
     /// The instance `target` (from ``instanceSlot(for:in:)``) keeps that a resolution now would return, alive and not
     /// expired, read under its lock.
-    func liveInstance(in target: FactoryBox, world: World) -> AnyObject? {
+    func liveInstance(in target: Slot, world: World) -> AnyObject? {
         let now = definition.timeToLive == nil ? -Double.infinity : world.runContext.now()
         return target.liveInstance(unexpiredAt: now)
     }
 
     /// Whether `target` (from ``instanceSlot(for:in:)``) keeps an instance that a resolution now would return:
     /// alive, and not expired.
-    func holdsLiveInstance(in target: FactoryBox, world: World) -> Bool {
+    func holdsLiveInstance(in target: Slot, world: World) -> Bool {
         liveInstance(in: target, world: world) != nil
     }
 

@@ -1,25 +1,16 @@
-// Forge: one factory's state in one world.
+// Forge: one factory's state in one world: a box in its role of a slot.
 
-/// A ``FactoryBox`` in its role of a slot: one factory's registration, kept instance and creation in one ``World``.
-///
-/// The process's world's slot is the factory's box itself, and an isolated world's a box made for that world from the
-/// same definition (``FactoryBox/newSlot(registration:strict:)``), whose identity is not the factory's. One class
-/// plays both roles so that a declaration is one allocation and a hit in the process's world reads its slot with no
-/// load (How Forge Works, "One class, three roles"). The name says which role a value plays: a `FactoryBox` is the
-/// factory, its identity and definition; a `Slot` is where its state is read and changed.
+/// A ``FactoryBox`` in its role of a slot: one factory's registration, kept instance and creation in one ``World``,
+/// under one lock. The process's world's slot is the factory's box itself; an isolated world makes its own
+/// (``FactoryBox/newSlot(registration:strict:)``). Why one class plays the factory, its slots and its cells, and how
+/// a resolution uses a slot: How Forge Works, "One class, three roles".
 typealias Slot = FactoryBox
 
 /// A ``Slot`` that keeps the instance of one parameter value (``FactoryModifying/scopeOnParameters``): made by the
 /// factory's slot (``FactoryBox/cell(for:)``), which holds it, under the slot's lock.
 typealias ParameterCell = FactoryBox
 
-/// One factory's registration, scoped instance and creation in one ``World``, under one lock: a slot.
-///
-/// A box is its factory's slot in the process's world; an isolated world makes its own, on first use
-/// (``newSlot(registration:strict:)``). A hit locks the slot to read, copies the instance out and unlocks. A miss
-/// claims the creation (``valueOrClaim(_:reading:)``), runs the closure with no lock held, and publishes through the
-/// world (``World/publish(_:listedAs:in:startedAt:store:)``), which caches the instance only if nothing changed
-/// meanwhile.
+/// The slot's lock and state (``Slot``).
 extension FactoryBox: StateLock {
     /// Runs `body` with the slot's state, holding its lock.
     func withLock<R>(_ body: (inout SlotState) throws -> R) rethrows -> R {

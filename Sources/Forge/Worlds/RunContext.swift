@@ -2,8 +2,8 @@
 internal import CForge
 
 extension SharedContainer {
-    /// What a factory's contexts (``Factory/onTest(_:)``, ``Factory/onArg(_:_:)`` and the others) and
-    /// ``Factory/timeToLive(_:)`` read from the process: its launch arguments, environment, build and clock.
+    /// What a factory's contexts (``FactoryModifying/onTest(_:)``, ``FactoryModifying/onArg(_:_:)`` and the others) and
+    /// ``FactoryModifying/timeToLive(_:)`` read from the process: its launch arguments, environment, build and clock.
     ///
     /// The process's world uses ``process``. An isolated world can be given another, so that a test checks what a
     /// factory does when launched with `--offline`, in a preview, or an hour later, without changing the test
@@ -27,13 +27,15 @@ extension SharedContainer {
         public var arguments: [String]
         /// Environment variables, by name.
         public var environment: [String: String]
-        /// Whether the app was built for debugging (`-Onone`, assertions on): what ``Factory/onDebug(_:)`` checks.
+        /// Whether the app was built for debugging (`-Onone`, assertions on): what ``FactoryModifying/onDebug(_:)``
+        /// checks.
         public var isDebugBuild: Bool
-        /// Seconds on a clock that never goes back, for ``Factory/timeToLive(_:)``.
+        /// Seconds on a clock that never goes back, for ``FactoryModifying/timeToLive(_:)``.
         public var now: @Sendable () -> Double
 
-        /// A context of your own, for a test of contexts (``Factory/onArg(_:_:)``, ``Factory/onDebug(_:)``) or of
-        /// a time to live, passed to an isolated world: nothing is read from the process.
+        /// A context of your own, for a test of contexts (``FactoryModifying/onArg(_:_:)``,
+        /// ``FactoryModifying/onDebug(_:)``) or of a time to live, passed to an isolated world: nothing is read from
+        /// the process.
         public init(
             arguments: [String] = [], environment: [String: String] = [:], isDebugBuild: Bool = false,
             now: @escaping @Sendable () -> Double = RunContext.monotonicSeconds

@@ -1,8 +1,9 @@
-// Forge: how a factory resolves when its modifiers change how its scope keeps instances.
+// Forge: how a factory resolves when its modifiers (timeToLive, scopeOnParameters) change how its scope keeps
+// instances.
 
 extension FactoryBox {
-    /// How a factory with ``Factory/timeToLive(_:)`` or ``ParameterFactory/scopeOnParameters`` resolves: in the
-    /// parameter value's cell or the slot itself, after dropping an instance that expired.
+    /// How a factory with ``FactoryModifying/timeToLive(_:)`` or ``FactoryModifying/scopeOnParameters`` resolves: in
+    /// the parameter value's cell or the slot itself, after dropping an instance that expired.
     func resolveModified(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         while true {
             let cell = instanceSlot(for: parameter, in: slot)
