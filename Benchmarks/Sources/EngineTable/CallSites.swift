@@ -18,6 +18,7 @@ import Forge
 @inline(never) func resolveRoot() -> Root { Container.engineRoot() }
 @inline(never) func tryResolveRoot() -> Root? { try? Container.engineRoot.tryResolve() }
 @inline(never) func tryResolveSingleton() -> Service? { try? Container.engineSingleton.tryResolve() }
+@inline(never) func resetResettable() { Container.engineResettable.reset(.registration) }
 @inline(never) func makeInjectedOwner() -> InjectedOwner { InjectedOwner() }
 @inline(never) func readLazy(_ owner: LazyOwner) -> Service { owner.service }
 @inline(never) func resolveAsyncSingleton() async -> Service { await Container.engineAsyncSingleton() }

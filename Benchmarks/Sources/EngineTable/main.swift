@@ -11,6 +11,7 @@ extension Container {
     static let engineOverridden = Factory { Service() }
     static let engineSingleton = Factory(scope: .singleton) { Service() }
     static let engineCached = Factory(scope: .cached) { Service() }
+    static let engineResettable = Factory(scope: .cached) { Service() }
     static let engineShared = Factory(scope: .shared) { Service() }
     static let engineParameter = ParameterFactory<Int, Service> { _ in Service() }
     static let engineGraph = Factory(scope: .graph) { Service() }
@@ -101,6 +102,7 @@ func makeScenarios() -> [Scenario] {
         Scenario(root) { n in for _ in 0..<n { consume(resolveRoot()) } },
         Scenario("root, tryResolve()") { n in for _ in 0..<n { consume(tryResolveRoot()) } },
         Scenario("singleton, tryResolve()") { n in for _ in 0..<n { consume(tryResolveSingleton()) } },
+        Scenario("reset(.registration), nothing registered") { n in for _ in 0..<n { resetResettable() } },
         Scenario("tries a missing promise, tryResolve()") { n in for _ in 0..<n { consume(tryResolveNeedsMissing()) } },
         Scenario("@Injected owner creation") { n in for _ in 0..<n { consume(makeInjectedOwner()) } },
         Scenario("isolated world: unique") { n in

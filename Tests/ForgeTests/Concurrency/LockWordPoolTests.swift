@@ -1,6 +1,6 @@
+// The pool of lock words that factory boxes take their locks from.
 import Testing
 
-// The pool of lock words that factory boxes take their locks from.
 @testable import Forge
 
 @Suite struct LockWordPoolTests {

@@ -333,9 +333,11 @@ extension Container {
 
 /// Signals `arrived` and waits, up to 10 seconds, until `parties` have: the worlds of all of them are then alive at
 /// once.
-private func arrive(_ arrived: Occurrences, waitingFor parties: Int) async {
+private func arrive(
+    _ arrived: Occurrences, waitingFor parties: Int, sourceLocation: SourceLocation = #_sourceLocation
+) async {
     arrived.signal()
-    await arrived.expect(parties, within: 10)
+    await arrived.expect(parties, within: 10, sourceLocation: sourceLocation)
 }
 
 /// A strict suite: a test without a mode keeps it, one with `.lenient` does not.

@@ -1,8 +1,8 @@
+// A child forked while other threads use Forge: it resets and resolves, or, where a thread of its parent was
+// changing Forge's state at the fork, stops with a message; it never crashes on half-written state or hangs.
 import Foundation
 import Testing
 
-// A child forked while other threads use Forge: it resets and resolves, or, where a thread of its parent was
-// changing Forge's state at the fork, stops with a message; it never crashes on half-written state or hangs.
 @testable import Forge
 
 extension Container {

@@ -1,9 +1,9 @@
+// The cells that keep scopeOnParameters' instances: each value made once while cells come and go, parameter values
+// released after Forge's locks, and no cell left on a scope's list once it is let go of.
 import Dispatch
 import Foundation
 import Testing
 
-// The cells that keep scopeOnParameters' instances: each value made once while cells come and go, parameter values
-// released after Forge's locks, and no cell left on a scope's list once it is let go of.
 @testable import Forge
 
 /// How many times each tenant's connection was made.
