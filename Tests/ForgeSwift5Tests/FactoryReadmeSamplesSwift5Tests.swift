@@ -90,7 +90,7 @@ final class ViewModelPoc {
     }
 }
 
-final class SeedSamplesSwift5Tests: XCTestCase {
+final class FactoryReadmeSamplesSwift5Tests: XCTestCase {
 
     override func setUp() {
         super.setUp()

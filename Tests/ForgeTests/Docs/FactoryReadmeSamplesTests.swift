@@ -96,7 +96,7 @@ func authenticated(with user: User) {
 }
 
 /// Runs each sample in its own isolated world, so these tests can run in parallel with the rest.
-@Suite struct SeedSamplesTests {
+@Suite struct FactoryReadmeSamplesTests {
     @Test func aFactoryResolvesByCallingIt() {
         Container.Registrations.isolated {
             #expect(Container.myService().text() == "live")
