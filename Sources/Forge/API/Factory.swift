@@ -156,7 +156,11 @@ extension Factory: FactoryModifying {
     /// The hook ``afterMake(_:)`` takes.
     public typealias AfterMakeHook = @Sendable (T) -> Void
 
-    /// Applies a modifier or a reset with this kind's closure types. Forge's own: call them, never this.
+    /// The factory's declaration, which `reset` acts on. Forge's own.
+    @_documentation(visibility: internal)
+    public var declaration: FactoryDeclaration { FactoryDeclaration(box: box) }
+
+    /// Applies a modifier with this kind's closure types. Forge's own: call the modifiers, never this.
     @_documentation(visibility: internal)
     public func applying(_ operation: FactoryOperation<Factory>) -> Factory {
         Factory(

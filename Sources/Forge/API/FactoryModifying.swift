@@ -34,7 +34,8 @@
 /// `scopeOnParameters` on `some FactoryModifying`. Contexts, `onDispose` and `afterMake` take the kind's own closure
 /// type, so a helper that adds them is written for one kind.
 ///
-/// > Important: Only Forge's seven kinds of factory conform. The requirement, `applying(_:)`, is Forge's own.
+/// > Important: Only Forge's seven kinds of factory conform. The requirements, `applying(_:)` and `declaration`, are
+/// > Forge's own.
 public protocol FactoryModifying: Sendable {
     /// What the factory's closure takes: `Void` for a factory without a parameter.
     associatedtype Parameter
@@ -46,14 +47,28 @@ public protocol FactoryModifying: Sendable {
     /// The closure ``afterMake(_:)`` takes: on the main actor for a main-actor factory, `async` for an async one.
     associatedtype AfterMakeHook
 
-    /// Applies `operation`, a modifier or a reset, to this factory: returns the new factory a modifier makes, or this
-    /// one. Forge's own: call the modifiers and `reset`, never this.
+    /// Applies `operation`, a modifier, to this factory: returns the new factory it makes. Forge's own: call the
+    /// modifiers, never this.
     @_documentation(visibility: internal)
     func applying(_ operation: FactoryOperation<Self>) -> Self
+
+    /// The factory's declaration, which ``reset(_:)`` acts on. Forge's own: you never need to read it.
+    @_documentation(visibility: internal)
+    var declaration: FactoryDeclaration { get }
 }
 
-/// A modifier or a reset, which each kind of factory applies with its own closure types
-/// (``FactoryModifying/applying(_:)``). Forge's own.
+/// A factory's declaration, as ``FactoryModifying/declaration`` hands it to `reset`. Forge's own.
+@_documentation(visibility: internal)
+public struct FactoryDeclaration {
+    @usableFromInline let box: FactoryBox
+
+    /// Drops the override and the instance its scope holds, in the current world, as `options` says.
+    @usableFromInline
+    func reset(_ options: FactoryResetOptions) { World.current.reset(box, options) }
+}
+
+/// A modifier, which each kind of factory applies with its own closure types (``FactoryModifying/applying(_:)``).
+/// Forge's own.
 @_documentation(visibility: internal)
 public struct FactoryOperation<Kind: FactoryModifying> {
     enum Change {
@@ -64,15 +79,14 @@ public struct FactoryOperation<Kind: FactoryModifying> {
         case liveInTests
         /// The key of the parameter a pointer points to, and of one in an `any Sendable` the pointer points to.
         case scopeOnParameters(key: (UnsafeRawPointer) -> AnyHashable, boxedKey: (UnsafeRawPointer) -> AnyHashable)
-        case reset(FactoryResetOptions)
     }
 
     let change: Change
 
-    /// Applies the operation to `box`: returns the box of the new factory a modifier makes, or `box` itself after a
-    /// reset in the current world. The kind turns its closures into the engine's with `maker`, `dispose` and
-    /// `afterMake` (non-escaping: applying an operation allocates nothing of its own), and says whether the engine
-    /// hands its parameter in an `any Sendable` (an async factory's) or as itself.
+    /// Applies the operation to `box`: returns the box of the new factory it makes. The kind turns its closures into
+    /// the engine's with `maker`, `dispose` and `afterMake` (non-escaping: applying an operation allocates nothing of
+    /// its own), and says whether the engine hands its parameter in an `any Sendable` (an async factory's) or as
+    /// itself.
     func apply(
         to box: FactoryBox, parameterIsBoxed: Bool, maker: (Kind.Closure) -> Maker,
         dispose: (Kind.DisposeHook, Representation) -> (AnyObject) -> Void,
@@ -91,9 +105,6 @@ public struct FactoryOperation<Kind: FactoryModifying> {
             return box.markedLiveInTests
         case .scopeOnParameters(let key, let boxedKey):
             return box.modifiedForScope("scopeOnParameters") { $0.parameterKey = parameterIsBoxed ? boxedKey : key }
-        case .reset(let options):
-            World.current.reset(box, options)
-            return box
         }
     }
 }
@@ -266,8 +277,11 @@ extension FactoryModifying {
     /// Container.myService.reset(.registration)   // the override only
     /// Container.myService.reset(.scope)          // the instance only
     /// ```
+    // Inlinable, so that it is specialized where it is called: unspecialized, the protocol's generic code costs a reset
+    // more instructions than the concrete call it replaced (callgrind, Benchmarks/README.md, "One home per concept").
+    @inlinable
     public func reset(_ options: FactoryResetOptions = .all) {
-        _ = applying(FactoryOperation(change: .reset(options)))
+        declaration.reset(options)
     }
 }
 
