@@ -66,7 +66,7 @@ public struct AsyncParameterFactory<P: Sendable, T: Sendable>: Sendable {
     }
 }
 
-extension AsyncParameterFactory: FactoryModifying {
+extension AsyncParameterFactory: ParameterFactoryModifying {
     /// What the factory's closure takes.
     public typealias Parameter = P
     /// The closure a context (``onTest(_:)`` and the others) takes.

@@ -1,7 +1,8 @@
 // Forge: FactoryModifying, what every kind of factory shares: its modifiers and reset, written once.
 
 /// What every kind of factory shares: the modifiers that make a new factory from a declaration (contexts,
-/// ``onDispose(_:)``, ``timeToLive(_:)``, ``afterMake(_:)``, ``liveInTests``, ``scopeOnParameters``), and
+/// ``onDispose(_:)``, ``timeToLive(_:)``, ``afterMake(_:)``, ``liveInTests``, and
+/// ``ParameterFactoryModifying/scopeOnParameters`` for the kinds that take a parameter), and
 /// ``reset(_:)``.
 ///
 /// ```swift
@@ -30,9 +31,9 @@
 ///
 /// Every closure that is not `@MainActor` is `@Sendable`.
 ///
-/// A helper can take any kind: `reset` works on `any FactoryModifying`, and `timeToLive`, `liveInTests` and
-/// `scopeOnParameters` on `some FactoryModifying`. Contexts, `onDispose` and `afterMake` take the kind's own closure
-/// type, so a helper that adds them is written for one kind.
+/// A helper can take any kind: `reset` works on `any FactoryModifying`, `timeToLive` and `liveInTests` on
+/// `some FactoryModifying`, and `scopeOnParameters` on `some ParameterFactoryModifying`. Contexts, `onDispose` and
+/// `afterMake` take the kind's own closure type, so a helper that adds them is written for one kind.
 ///
 /// > Important: Only Forge's seven kinds of factory conform. The requirements, `applying(_:)` and `declaration`, are
 /// > Forge's own.
@@ -285,7 +286,13 @@ extension FactoryModifying {
     }
 }
 
-extension FactoryModifying where Parameter: Hashable {
+/// A kind of factory whose closure takes a parameter: ``ParameterFactory``, ``MainActorParameterFactory`` and
+/// ``AsyncParameterFactory``, which take ``scopeOnParameters`` when their parameter is `Hashable`.
+///
+/// > Important: Only Forge's three kinds of parameter factory conform.
+public protocol ParameterFactoryModifying: FactoryModifying {}
+
+extension ParameterFactoryModifying where Parameter: Hashable {
     /// Keeps one instance per parameter value in the factory's scope, instead of one for every value.
     ///
     /// ```swift
@@ -311,8 +318,9 @@ extension FactoryModifying where Parameter: Hashable {
     /// Resetting the scope or the factory, and registering, drop every value's instance. Each value with an
     /// instance has a small cell, which holds the value; a reset, registration or `pop()` lets go of the cells it
     /// empties at once. In `shared`, a cell whose instance died goes when new values arrive; with
-    /// ``timeToLive(_:)``, an expired instance is dropped when its value is next resolved, and stays until then or
-    /// until a reset or `pop()`. A value let go of is released after Forge's locks, so its deinit may resolve.
+    /// ``FactoryModifying/timeToLive(_:)``, an expired instance is dropped when its value is next resolved, and stays
+    /// until then or until a reset or `pop()`. A value let go of is released after Forge's locks, so its deinit may
+    /// resolve.
     /// Every resolution takes the factory's lock to find the value's cell, and `Parameter`'s `==` and `hash(into:)` run
     /// under it, so they must not resolve factories. It needs a scope that keeps instances: `cached`, `singleton`,
     /// `shared`, or a custom one of those kinds.

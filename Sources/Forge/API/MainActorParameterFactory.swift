@@ -82,7 +82,7 @@ extension MainActorParameterFactory where P: Sendable, T: Sendable {
     }
 }
 
-extension MainActorParameterFactory: FactoryModifying {
+extension MainActorParameterFactory: ParameterFactoryModifying {
     /// What the factory's closure takes.
     public typealias Parameter = P
     /// The closure a context (``onTest(_:)`` and the others) takes.

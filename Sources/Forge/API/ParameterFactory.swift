@@ -73,7 +73,7 @@ public struct ParameterFactory<P, T>: Sendable {
     }
 }
 
-extension ParameterFactory: FactoryModifying {
+extension ParameterFactory: ParameterFactoryModifying {
     /// What the factory's closure takes.
     public typealias Parameter = P
     /// The closure a context (``onTest(_:)`` and the others) takes.

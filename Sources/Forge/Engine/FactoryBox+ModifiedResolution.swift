@@ -2,8 +2,8 @@
 // instances.
 
 extension FactoryBox {
-    /// How a factory with ``FactoryModifying/timeToLive(_:)`` or ``FactoryModifying/scopeOnParameters`` resolves: in
-    /// the parameter value's cell or the slot itself, after dropping an instance that expired.
+    /// How a factory with ``FactoryModifying/timeToLive(_:)`` or ``ParameterFactoryModifying/scopeOnParameters``
+    /// resolves: in the parameter value's cell or the slot itself, after dropping an instance that expired.
     func resolveModified(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         while true {
             let cell = instanceSlot(for: parameter, in: slot)

@@ -20,7 +20,8 @@ final class FactoryBox: @unchecked Sendable {
     // The fields a hit reads come first, in the object's first cache line: a cold resolution touches one line of the
     // box, and the line of its lock word.
     /// How a resolution goes: as the scope's kind says, or through ``resolveModified(_:in:)`` when a modifier
-    /// (``FactoryModifying/timeToLive(_:)``, ``FactoryModifying/scopeOnParameters``) changes how instances are kept.
+    /// (``FactoryModifying/timeToLive(_:)``, ``ParameterFactoryModifying/scopeOnParameters``) changes how instances
+    /// are kept.
     let path: Path
     /// How the instances are kept as objects, which the typed shell reads to convert them back.
     let representation: Representation

@@ -142,7 +142,7 @@ extension FactoryBox {
     }
 
     /// The slot that keeps `parameter`'s instance: the value's cell for a factory with
-    /// ``FactoryModifying/scopeOnParameters``, else `slot` itself.
+    /// ``ParameterFactoryModifying/scopeOnParameters``, else `slot` itself.
     func instanceSlot(for parameter: UnsafeRawPointer, in slot: Slot) -> Slot {
         definition.parameterKey.map { slot.cell(for: $0(parameter)) } ?? slot
     }

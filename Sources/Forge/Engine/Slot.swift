@@ -6,8 +6,8 @@
 /// a resolution uses a slot: How Forge Works, "One class, three roles".
 typealias Slot = FactoryBox
 
-/// A ``Slot`` that keeps the instance of one parameter value (``FactoryModifying/scopeOnParameters``): made by the
-/// factory's slot (``FactoryBox/cell(for:)``), which holds it, under the slot's lock.
+/// A ``Slot`` that keeps the instance of one parameter value (``ParameterFactoryModifying/scopeOnParameters``): made
+/// by the factory's slot (``FactoryBox/cell(for:)``), which holds it, under the slot's lock.
 typealias ParameterCell = FactoryBox
 
 /// The slot's lock and state (``Slot``).

@@ -35,7 +35,7 @@ private func expiringAndSafeInTests<F: FactoryModifying>(_ factory: F, after sec
 }
 
 /// The same, with one instance per parameter value, for every kind that takes a parameter.
-private func perValueExpiring<F: FactoryModifying>(_ factory: F, after seconds: Double) -> F
+private func perValueExpiring<F: ParameterFactoryModifying>(_ factory: F, after seconds: Double) -> F
 where F.Parameter: Hashable {
     factory.scopeOnParameters.timeToLive(seconds).liveInTests
 }
