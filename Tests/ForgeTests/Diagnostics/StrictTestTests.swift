@@ -216,11 +216,15 @@ extension Container {
         let onArg = byFactory[Container.strictOnArg.box.declaration] ?? ""
         #expect(onArg.contains("a launch argument's comes first"), "\(onArg)")
         let dependency = byFactory[Container.strictScreenDependency.box.declaration] ?? ""
-        #expect(
-            dependency.contains(
-                "It was resolved through:\n    \(Container.strictScreen.box.declaration)\n -> "
-                    + Container.strictScreenDependency.box.declaration) == CycleDetection.isOn,
-            "\(dependency)")
+        // The chain is named while this thread records it: with cycle detection on (debug builds), and also while a
+        // `verify` runs anywhere in the process (a parallel test's), so its absence is not checked.
+        if CycleDetection.isOn {
+            #expect(
+                dependency.contains(
+                    "It was resolved through:\n    \(Container.strictScreen.box.declaration)\n -> "
+                        + Container.strictScreenDependency.box.declaration),
+                "\(dependency)")
+        }
     }
 
     @Test("Work the test left running that meets a live closure after the test returned is no issue of it: a warning")
