@@ -305,6 +305,46 @@ func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
     Thread(block: body).start()
 }
 
+/// Callers that race a creation, each on a thread of its own (a caller parks its thread while it waits for the
+/// creation; a dispatch queue runs only about as many items as there are cores, so not every caller would arrive).
+///
+/// Forge has no event for "this thread now waits for the creation": each caller says when it is about to ask, so that
+/// a test can hold the creation until all of them have (``allAsking()``). One that asks only after the creation ended
+/// finds the instance made, which is what it must get too.
+final class RacingCallers<Value: Sendable>: Sendable {
+    private let count: Int
+    private let values = Locked<[Value]>([])
+    private let asking: Occurrences
+    private let returned: Occurrences
+
+    /// Starts `count` threads that each call `resolve` once, after saying so; `what` names them in messages.
+    init(_ count: Int, _ what: String, _ resolve: @escaping @Sendable () -> Value) {
+        self.count = count
+        asking = Occurrences("\(what) is about to resolve")
+        returned = Occurrences("\(what) returned")
+        for _ in 0..<count {
+            onThreadOfItsOwn { [values, asking, returned] in
+                asking.signal()
+                let value = resolve()
+                values.mutate { $0.append(value) }
+                returned.signal()
+            }
+        }
+    }
+
+    /// Waits until every caller is about to resolve, up to a deadline that fails the test.
+    func allAsking(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await asking.expect(count, sourceLocation: sourceLocation)
+    }
+
+    /// Waits until every caller has returned, up to a deadline that fails the test; what each got, in the order they
+    /// returned.
+    func results(sourceLocation: SourceLocation = #_sourceLocation) async -> [Value] {
+        await returned.expect(count, sourceLocation: sourceLocation)
+        return values.value
+    }
+}
+
 /// Runs `work` on a global dispatch queue, as ``onAThread(_:)`` does.
 func onAQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T? {
     let result = Locked<T?>(nil)

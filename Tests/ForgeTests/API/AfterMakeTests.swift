@@ -157,30 +157,14 @@ extension GlobalStateTests {
     @Suite struct AfterMakeContentionTests {
         @Test("Under contention, the hook runs once, and every caller gets the instance only after it returned")
         func onceBeforeAnyCaller() async {
-            let results = Locked<[Int]>([])
-            let returned = Occurrences("a caller of the contended factory returned")
-            // Threads, not tasks or a dispatch queue: each caller parks its thread until the creation ends.
-            onThreadOfItsOwn {
-                results.mutate { $0.append(Container.contended().wired) }
-                returned.signal()
-            }
+            // The caller that makes the instance, and waits at the creation's gate.
+            let maker = RacingCallers(1, "the contended factory's first caller") { Container.contended().wired }
             await contendedGate.waitUntilEntered()
-            // Forge has no event for "this thread now waits for the creation": each caller says when it is about to
-            // ask, and the creation stays held until all of them have. One that asks only after the creation ended
-            // finds the instance made, wired, which is what it must get too.
-            let asking = Occurrences("a caller of the contended factory is about to resolve it")
-            for _ in 0..<8 {
-                onThreadOfItsOwn {
-                    asking.signal()
-                    let wired = Container.contended().wired
-                    results.mutate { $0.append(wired) }
-                    returned.signal()
-                }
-            }
-            await asking.expect(8)
+            let others = RacingCallers(8, "a caller of the contended factory") { Container.contended().wired }
+            await others.allAsking()
             contendedGate.release()
-            await returned.expect(9)
-            #expect(results.value == Array(repeating: 1, count: 9))
+            #expect(await maker.results() == [1])
+            #expect(await others.results() == Array(repeating: 1, count: 8))
             #expect(contendedHooks.value == 1)
         }
     }

@@ -111,26 +111,11 @@ extension GlobalStateTests {
         func racingFirstUses() async {
             startPrewarmingRaced()
             await racedGate.waitUntilEntered()
-            let results = Locked<[Int]>([])
-            let used = Occurrences("a first use returned")
-            // Forge has no event for "this thread now waits for the creation": each first use says when it is about
-            // to ask, and the prewarm's creation stays held until all of them have. One that asks only after it ended
-            // finds the instance, which is what it must get too.
-            let asking = Occurrences("a first use is about to resolve the factory")
-            // Threads, not tasks or a queue: a first use parks its thread until the prewarm's creation ends.
-            for _ in 0..<4 {
-                onThreadOfItsOwn {
-                    asking.signal()
-                    let id = Container.raced().id
-                    results.mutate { $0.append(id) }
-                    used.signal()
-                }
-            }
-            await asking.expect(4)
+            let firstUses = RacingCallers(4, "a first use") { Container.raced().id }
+            await firstUses.allAsking()
             racedGate.release()
-            await used.expect(4)
+            #expect(await firstUses.results() == [1, 1, 1, 1])
             #expect(racedMade.value == 1)
-            #expect(results.value == [1, 1, 1, 1])
         }
     }
 }
