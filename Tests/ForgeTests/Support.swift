@@ -256,10 +256,16 @@ private final class FirstOutcome<T: Sendable>: Sendable {
     }
 }
 
-/// The threads of this process, from /proc (Linux); -1 where it cannot be read.
-func threadCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+/// The IDs of this process's threads, from /proc (Linux); `nil` where it cannot be read.
+private func listedThreads() -> [String]? {
+    try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
 }
+
+/// The threads of this process, from /proc (Linux); -1 where it cannot be read.
+func threadCount() -> Int { listedThreads()?.count ?? -1 }
+
+/// The IDs of this process's threads, from /proc (Linux); none where it cannot be read.
+func threadIDs() -> Set<Int32> { Set((listedThreads() ?? []).compactMap { Int32($0) }) }
 
 /// Runs `body` in an isolated world whose problems (escaped resolutions, captive dependencies, live closures in a
 /// `strict` world) are collected instead of recorded as issues of the test; returns what `body` returns, and the

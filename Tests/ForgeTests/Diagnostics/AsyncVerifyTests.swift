@@ -226,11 +226,6 @@ private let afterVerify = DispatchSemaphore(value: 0)
     }
 }
 
-/// The IDs of this process's threads, from /proc (Linux); none where it cannot be read.
-private func threadIDs() -> Set<Int32> {
-    Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { Int32($0) })
-}
-
 /// Waits until at most `remaining` of `threads` (thread IDs, from ``threadIDs()``) still run, up to `seconds`, and
 /// returns how many still run.
 ///
