@@ -85,6 +85,9 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
         // A resolution in the process's world from a test's own task tree (a test without the trait) is deliberate:
         // only work that left every test's task tree is an escaped resolution.
         Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }
+        // An escape that Forge cannot show is any one test's fails the run once, and no test: recorded where no test
+        // runs (on the work that escaped), Swift Testing gives it to no test.
+        Container.Diagnostics.reportUnattributedProblems { Issue.record(Comment(rawValue: $0.description)) }
         let location = test.sourceLocation
         // At the test's line: the issue is the test's, wherever in Forge it was met.
         let reportProblem: @Sendable (ResolutionError) -> Void = {

@@ -1,9 +1,10 @@
 // Services, factories and helpers the tests share.
 import Dispatch
-@_spi(ForgeTesting) import Forge
 import Foundation
 import Synchronization
 import Testing
+
+@_spi(ForgeTesting) @testable import Forge
 
 /// Counts how many times something happened, from any thread.
 final class Counter: Sendable {
@@ -267,23 +268,35 @@ func threadCount() -> Int { listedThreads()?.count ?? -1 }
 /// The IDs of this process's threads, from /proc (Linux); none where it cannot be read.
 func threadIDs() -> Set<Int32> { Set((listedThreads() ?? []).compactMap { Int32($0) }) }
 
-/// Runs `body` in an isolated world whose problems (escaped resolutions, captive dependencies, live closures in a
-/// `strict` world) are collected instead of recorded as issues of the test; returns what `body` returns, and the
-/// problems, once the body has returned.
+/// Runs `body` in a test's isolated world whose problems (captive dependencies, live closures in a `strict` world,
+/// unimplemented calls, escapes through a lazy property read in it) are collected instead of recorded as issues of the
+/// test; returns what `body` returns, and the problems, once the body has returned. `expectingEscapes` runs `body`
+/// as `expectingEscapes` does, and collects the escapes it absorbed too: the escapes that work which left every
+/// test's task tree made, which the run's reporter would hear otherwise.
 func collectingProblems<R>(
-    named name: String = "collecting", strict: Bool? = nil, _ body: () async throws -> R
+    named name: String = "collecting", strict: Bool? = nil, expectingEscapes: Bool = false,
+    _ body: () async throws -> R
 ) async rethrows -> (R, [ResolutionError]) {
     let problems = Locked<[ResolutionError]>([])
+    // Begun in the body and ended after the world stopped watching, so that no escape falls between the two.
+    let expectation = Locked<(ProblemMailbox, ExpectationToken)?>(nil)
+    let collect: @Sendable (ResolutionError) -> Void = { problem in problems.mutate { $0.append(problem) } }
     let result = try await Container.Registrations.isolated(
-        named: name, fileID: #fileID, line: #line, strict: strict,
-        reportingProblems: { problem in problems.mutate { $0.append(problem) } }, body)
+        named: name, fileID: #fileID, line: #line, strict: strict, reportingProblems: collect
+    ) {
+        if expectingEscapes, let mailbox = World.current.mailbox {
+            expectation.value = (mailbox, mailbox.beginExpecting())
+        }
+        return try await body()
+    }
+    if let (mailbox, token) = expectation.value { problems.mutate { $0 += mailbox.endExpecting(token) } }
     return (result, problems.value)
 }
 
-/// `kinds` where escaped resolutions are reported (debug builds, whose default policy is `.warn`); none where they are
-/// not (release builds, `.off`).
-func ifEscapesAreReported(_ kinds: [ResolutionError.Kind]) -> [ResolutionError.Kind] {
-    Container.Diagnostics.escapedResolutions == .warn ? kinds : []
+/// Marks a test's own task tree, in tests that call a test framework's entry points themselves: a handler that reads
+/// it tells whether it was called there.
+enum TestsTask {
+    @TaskLocal static var marked = false
 }
 
 /// Runs `work` on a new thread and returns what it returns, or `nil` if it has not returned within 10 seconds.

@@ -78,19 +78,17 @@ extension Prewarming {
         warnUnlessKept()
         switch executor {
         case .thread:
-            // A test's problems met on the new thread are reported by this task, which is the test's.
-            let deferred = DeferredProblems()
             let context = EscapedResolutions.contextToCarry()  // a test's own use of the process's world stays so
             await withCheckedContinuation { (made: CheckedContinuation<Void, Never>) in
                 NewThread.start(for: "Container.prewarm") { [box] in
-                    ThreadResolutionState.current.deferredProblems = deferred
                     EscapedResolutions.$context.withValue(context) {
                         World.inWorld(world) { _ = box.resolveObject(.noParameter) }
                     }
                     made.resume()
                 }
             }
-            deferred.report()
+            // What the new thread met for a test waits in its mailbox: recorded here, on the test's task.
+            ProblemRoute.deliverPending()
         case .mainActor:
             let box = box
             await MainActor.run { World.inWorld(world) { _ = box.resolveObject(.noParameter) } }

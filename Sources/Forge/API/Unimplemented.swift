@@ -72,19 +72,12 @@ public struct UnimplementedEndpoint: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(endpoint) is unimplemented (its stand-in was made at \(site))" }
 }
 
-/// Where a call of a stand-in goes: the problem handler of the world it runs in, or a warning.
+/// A call of a stand-in: a problem of the world it runs in (``ProblemRoute``).
 enum Unimplemented {
-    private static let warned = Locked(Set<String>())
-
     /// Reports a call of the stand-in for `endpoint`, made at `site`.
     static func called(_ endpoint: String, madeAt site: String) {
         let world = World.current
-        let problem = ResolutionError.unimplemented(endpoint, madeAt: site, in: world)
-        guard world.problemHandler != nil else {
-            guard warned.withLock({ $0.insert("\(endpoint)|\(site)").inserted }) else { return }
-            return Report.warn(problem)
-        }
-        world.report(problem)
+        ProblemRoute.report(.unimplemented(endpoint, madeAt: site, in: world), to: .world(world))
     }
 }
 

@@ -1,7 +1,7 @@
 // Forge: an integer that any thread reads without a lock.
 internal import CForge
 
-/// An integer that any thread may read without a lock; written under its owner's lock.
+/// An integer that any thread may read without a lock; stored under its owner's lock, or added to by any thread.
 final class AtomicCounter: @unchecked Sendable {
     // @unchecked: every access goes through a C11 atomic.
     private let cell = UnsafeMutablePointer<forge_atomic_word>.allocate(capacity: 1)
@@ -11,4 +11,5 @@ final class AtomicCounter: @unchecked Sendable {
 
     var value: Int { forge_atomic_load(cell) }
     func store(_ value: Int) { forge_atomic_store(cell, value) }
+    func add(_ delta: Int) { _ = forge_atomic_add(cell, delta) }
 }

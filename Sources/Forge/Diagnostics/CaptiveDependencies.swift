@@ -40,7 +40,7 @@ extension SharedContainer.Diagnostics {
     }
 }
 
-/// The captive-dependency policy, the flag that sends resolutions to the check, and the pairs already reported.
+/// The captive-dependency policy, the flag that sends resolutions to the check, and the check.
 enum CaptiveDependencies {
     typealias Policy = SharedContainer.Diagnostics.CaptiveDependencyPolicy
 
@@ -51,8 +51,6 @@ enum CaptiveDependencies {
         var verifications = 0
         /// Whether ``FastPathWord/captiveCheck`` is set.
         var isChecking = false
-        /// The pairs already reported, by their declarations.
-        var reported: Set<String> = []
     }
 
     private static let state = Locked(State())
@@ -143,27 +141,15 @@ enum CaptiveDependencies {
     }
 
     private static func report(_ problem: ResolutionError) {
-        let thread = ThreadResolutionState.current
-        // Into the `verify` this resolution runs in, on its thread or in its task.
-        if let verification = Verification.current {
-            verification.record(problem)
-            return
-        }
+        ProblemRoute.report(problem, to: .world(World.current))
+    }
+
+    /// The policy, as the route reads it.
+    static var routePolicy: ProblemRoute.Policy {
         switch policy {
-        case .off:
-            return
-        case .stop:
-            Report.stop(problem)
-        case .warn:
-            // In a test's world, a test failure, for every test that meets it.
-            if let handler = World.current.problemHandler {
-                guard let deferred = thread.deferredProblems else { return handler(problem) }
-                return deferred.add(problem, for: handler)
-            }
-            // Once per pair, by whatever factories between them it was met.
-            let key = "\(problem.chain.first ?? "")|\(problem.factory)"
-            guard state.withLock({ $0.reported.insert(key).inserted }) else { return }
-            Report.writeWarning(problem)
+        case .warn: .warn
+        case .stop: .stop
+        case .off: .off
         }
     }
 }

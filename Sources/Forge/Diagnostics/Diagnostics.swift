@@ -133,16 +133,11 @@ enum Report {
         #endif
     }
 
-    /// Writes `problem`'s message as a warning, in debug builds.
-    static func warn(_ problem: ResolutionError) {
-        #if DEBUG
-            writeWarning(problem)
-        #endif
-    }
-
-    /// Writes `problem`'s message as a warning, whatever the build: for a policy the app set to warn.
-    static func writeWarning(_ problem: ResolutionError) {
-        write("Forge warning: " + problem.description.dropFirst("Forge: ".count) + "\n")
+    /// Writes `problem`'s message as a warning, whatever the build, with `note` as its last line: for
+    /// ``ProblemRoute``, the one caller, which applies the policy.
+    static func writeWarning(_ problem: ResolutionError, note: String? = nil) {
+        write(
+            "Forge warning: " + problem.description.dropFirst("Forge: ".count) + (note.map { "\n" + $0 } ?? "") + "\n")
     }
 
     /// Writes `text` to standard error, unbuffered.

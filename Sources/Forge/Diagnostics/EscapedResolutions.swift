@@ -58,16 +58,13 @@ extension SharedContainer.Diagnostics {
     }
 }
 
-/// The escaped-resolution policy, what tells a deliberate use of the process's world, and the warnings already
-/// written.
+/// The escaped-resolution policy, what tells a deliberate use of the process's world, and the check.
 enum EscapedResolutions {
     typealias Policy = SharedContainer.Diagnostics.EscapedResolutionPolicy
 
     private struct State {
         /// Whether the current task belongs to a test that uses the process's world on purpose: set by ForgeTesting.
         var isDeliberate: (@Sendable () -> Bool)?
-        /// The warnings already written, by factory and world.
-        var warned: Set<String> = []
     }
 
     private static let state = Locked(State())
@@ -128,10 +125,12 @@ enum EscapedResolutions {
     /// Checks a resolution of `box` in the process's world, made while isolated worlds exist, and reports it if a
     /// live world that watches overrides `box` on its own (not one it started with). Inside a lazy read
     /// (``Context/lazyRead(by:)``), it is an escape from the reader alone, if `box` has an override there other than
-    /// the app's baseline, though the read runs in a test's own task tree.
+    /// the app's baseline, though the read runs in a test's own task tree: the reader's. Otherwise the work left every
+    /// test's task tree, and no test can be shown to have started it: it is reported for the run, naming every world
+    /// it bypassed (``ProblemRoute``).
     static func check(_ box: FactoryBox) {
-        let policy = policy
-        guard policy != .off else { return }
+        // While a test expects escapes, they are looked for whatever the policy says.
+        guard policy != .off || ProblemRoute.expectationsRunning.value > 0 else { return }
         var reader: World?
         switch context {
         case .deliberate?:
@@ -143,25 +142,42 @@ enum EscapedResolutions {
         }
         // Read before the locks below, and released after them: what the process's world started from.
         let baseline = reader == nil ? nil : World.global.baselineRegistration(for: box)
-        guard
-            let (bypassed, toWarn) = World.recordEscape(
-                of: box, readBy: reader, againstBaseline: baseline, stopping: policy == .stop)
+        guard let (bypassed, mailboxes) = World.escapeCandidates(of: box, readBy: reader, againstBaseline: baseline)
         else { return }
-        let problem = ResolutionError.escapedResolution(box, bypassing: bypassed, throughLazyProperty: reader != nil)
-        if policy == .stop { Report.stop(problem) }
-        for world in toWarn {
-            guard state.withLock({ $0.warned.insert("\(box.declaration)|\(world)").inserted }) else { continue }
-            Report.writeWarning(problem)
+        let problem = ResolutionError.escapedResolution(
+            box, bypassing: bypassed, through: chain(), throughLazyProperty: reader != nil)
+        ProblemRoute.report(problem, to: reader.map { .world($0) } ?? .unattributed(candidates: mailboxes))
+    }
+
+    /// The factories whose closures are making what resolves now, outermost first, where Forge records them (with
+    /// cycle detection on, or captive dependencies looked for: both are, in debug builds).
+    private static func chain() -> [String] {
+        let task = TaskResolutionState.current
+        guard ThreadResolutionState.depth > 0 || task != nil else { return [] }
+        let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain
+        return enclosing.map(\.declaration)
+    }
+
+    /// The policy, as the route reads it.
+    static var routePolicy: ProblemRoute.Policy {
+        switch policy {
+        case .warn: .warn
+        case .stop: .stop
+        case .off: .off
         }
     }
 }
 
 extension ResolutionError {
-    /// `factory` was resolved in the process's world while the isolated worlds described by `worlds` override it;
-    /// with `throughLazyProperty`, by a lazy property, read in the one world, of an object made outside it.
-    static func escapedResolution(_ factory: FactoryBox, bypassing worlds: [String], throughLazyProperty: Bool)
-        -> ResolutionError
-    {
+    /// `factory` was resolved in the process's world while the isolated worlds described by `worlds` override it,
+    /// inside the closures of the factories `chain` names; with `throughLazyProperty`, by a lazy property, read in the
+    /// one world, of an object made outside it.
+    static func escapedResolution(
+        _ factory: FactoryBox, bypassing worlds: [String], through chain: [String], throughLazyProperty: Bool
+    ) -> ResolutionError {
+        let reached =
+            chain.isEmpty
+            ? "" : "\nIt was resolved through:\n    \((chain + [factory.declaration]).joined(separator: "\n -> "))"
         let overriding =
             worlds.count == 1
             ? "while \(worlds[0]) overrides it"
@@ -172,23 +188,28 @@ extension ResolutionError {
             Forge: escaped resolution. A lazy property (@LazyInjected, @WeakLazyInjected or LazyDependency) of an \
             object made outside \(worlds[0]) was first read there, and resolved \(factory.declaration) in the \
             process's world, where its owner was made, though that world overrides it: the object got the \
-            process's registration, not the world's. A lazy property resolves in its owner's world. Make the object \
-            inside the world (in the test), or resolve the factory where it is used.
+            process's registration, not the world's.\(reached)
+            A lazy property resolves in its owner's world. Make the object inside the world (in the test), or \
+            resolve the factory where it is used.
             To silence this, set Container.Diagnostics.escapedResolutions = .off.
             """
             : """
             Forge: escaped resolution. \(factory.declaration) was resolved in the process's world, outside every \
             isolated world, \(overriding)\(worlds.count == 1 ? ": t" : "T")hat code got the process's registration, \
-            not the world's. Work that \
-            leaves a test's task tree (Task.detached, a dispatch queue, a thread, a callback delivered on another \
-            queue) does not carry its world. Carry it: capture it where the test's code starts the work, and run \
-            the work in it:
+            not the world's.\(reached)
+            It ran outside every test's task tree, so Forge cannot tell which test started it (a test that does not \
+            override the factory may have): it fails no test, and is reported once for the run, with every test whose \
+            override it bypassed. Work that leaves a test's task tree (Task.detached, a dispatch queue, a thread, a \
+            callback delivered on another queue) does not carry its world. Carry it: capture it where the test's code \
+            starts the work, and run the work in it:
                 let registrations = Container.Registrations.capture()
                 Task.detached { registrations.run { /* the work */ } }
+            A test that means to escape says so: Container.Registrations.expectingEscapes { /* the work */ }.
             To silence this, set Container.Diagnostics.escapedResolutions = .off.
             """
         return ResolutionError(
-            kind: .escapedResolution, factory: factory.declaration, chain: [],
-            world: World.global.description, description: description)
+            kind: .escapedResolution, factory: factory.declaration,
+            chain: chain.isEmpty ? [] : chain + [factory.declaration], world: World.global.description,
+            description: description, distinction: throughLazyProperty ? "lazy" : "")
     }
 }

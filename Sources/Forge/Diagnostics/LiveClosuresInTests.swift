@@ -11,7 +11,7 @@ extension FactoryBox {
         case baselineRegistration
     }
 
-    /// Reports to `world`'s problem handler, once per factory and test, that this factory is about to run a live
+    /// Reports to `world`'s test (``ProblemRoute``), once per factory and test, that this factory is about to run a live
     /// closure in `world`, a strict test's, with `registration` the one its slot holds (`nil` for none): its own
     /// closure, a context's other than `onTest`'s, or the app's baseline registration. The caller checked the slot's
     /// ``reportsLiveClosures``. A registration the test made, or one its world started with from the worlds around
@@ -19,12 +19,11 @@ extension FactoryBox {
     /// reached this one.
     @inline(never)  // off the path of every resolution but those in a strict test's world
     func reportIfLive(_ registration: Registration?, in world: World, chain: Bool = false) {
-        let reported = world.reportedLiveClosures
-        guard !reported.contains(self), let live = liveClosure(registration, in: world), reported.insert(self) else {
-            return
-        }
+        // Once per factory and test: the route would drop it, but the message costs more than the look.
+        if world.mailbox?.hasDelivered(ResolutionError.liveIdentity(of: self)) == true { return }
+        guard let live = liveClosure(registration, in: world) else { return }
         let through = chain && ThreadResolutionState.depth > 0 ? CycleDetection.chain.map(\.declaration) : []
-        world.report(.liveInStrictTest(self, running: live, through: through, in: world))
+        ProblemRoute.report(.liveInStrictTest(self, running: live, through: through, in: world), to: .world(world))
     }
 
     /// The live closure that runs in `world` for this factory, with `registration` in its slot; `nil` when what runs
@@ -42,6 +41,9 @@ extension FactoryBox {
 }
 
 extension ResolutionError {
+    /// The ``identity`` of `factory`'s live closure in a strict test, whatever ran and through what.
+    static func liveIdentity(of factory: FactoryBox) -> String { "\(Kind.liveInStrictTest)|\(factory.declaration)|" }
+
     /// `factory`'s `live` closure ran in `world`, a strict test's, inside the closures of the factories `chain` names,
     /// outermost first, if any.
     static func liveInStrictTest(

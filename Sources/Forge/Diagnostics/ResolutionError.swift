@@ -56,6 +56,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let world: String
     /// The whole message: what happened, where, and what to do.
     public let description: String
+    /// What tells apart two problems of the same kind, factory and chain, for "once per problem"
+    /// (``identity``): an escape through a lazy property from one without.
+    var distinction = ""
 
     /// `chain`: the factories whose closures were running, outermost first, ending with the promised one; empty when
     /// no chain was recorded.

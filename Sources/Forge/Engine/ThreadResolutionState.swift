@@ -49,9 +49,6 @@ final class ThreadResolutionState {
     var isSendingTrace = false
     /// Whether a hook runs on this thread (``runningHook(_:)``): what it resolves is not decorated.
     private(set) var isRunningHook = false
-    /// Where problems reported to a test's world (``World/problemHandler``) go while this thread runs a part of
-    /// another's resolution (``DeferredProblems``), or `nil` to report them at once.
-    var deferredProblems: DeferredProblems?
     /// The promised factory whose `tryResolve()` this thread resolves at the top level, after checking it could
     /// (``TriedPromise``), with the depth of the closures running around that call.
     var triedPromise: (factory: ObjectIdentifier, depth: Int)?

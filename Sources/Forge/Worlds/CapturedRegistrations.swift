@@ -52,7 +52,9 @@ extension SharedContainer.Registrations {
         /// The captured world, or, once it ended, a world of its own for the late work.
         private func world() -> World {
             guard let reference else { return .global }
-            if let world = reference.world { return world }
+            // A world that a failed `verify` ended lives on, held by the thread it parked: late work gets a world of
+            // its own all the same.
+            if let world = reference.world, !world.hasEnded { return world }
             Report.warn(
                 """
                 Container.Registrations.capture() (\(site)): code ran in a world that had ended, such as a test's \

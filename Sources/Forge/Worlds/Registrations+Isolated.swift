@@ -34,7 +34,7 @@ extension SharedContainer.Registrations {
     ) rethrows -> R {
         let world = World.makeIsolated(
             named: name, runContext: runContext, at: "\(fileID):\(line)", watchingForEscapes: true)
-        defer { world.endWatching() }
+        defer { world.stopWatching() }
         return try World.$isolated.withValue(world, operation: body)
     }
 
@@ -50,16 +50,20 @@ extension SharedContainer.Registrations {
     ) async rethrows -> R {
         let world = World.makeIsolated(
             named: name, runContext: runContext, at: "\(fileID):\(line)", watchingForEscapes: true)
-        defer { world.endWatching() }
+        defer { world.stopWatching() }
         return try await World.$isolated.withValue(world, operation: body)
     }
 }
 
 extension SharedContainer.Registrations {
     /// ``isolated(named:runContext:fileID:line:_:)`` for a test framework's integration (ForgeTesting's trait and
-    /// `IsolatedTestCase`): a wiring problem met in the world that does not stop the process (a captive dependency,
-    /// while ``SharedContainer/Diagnostics/captiveDependencies`` is `.warn`) goes to `problems`, to be recorded as
-    /// a failure of the test, instead of a printed warning. Nested worlds inherit it.
+    /// `IsolatedTestCase`): the world is a test's, and the worlds nested in it share its mailbox. A problem met in
+    /// them that does not stop the process (a captive dependency while
+    /// ``SharedContainer/Diagnostics/captiveDependencies`` is `.warn`, an escape through a lazy property read in it, a
+    /// call of an unimplemented endpoint, a live closure) goes to `problems`, once per problem, instead of a printed
+    /// warning: at once when met on the body's own task tree (its task, and the tasks it starts but detached ones);
+    /// when the body returns when met elsewhere (a queue the world was carried to); a warning once it has returned.
+    /// `problems` is called on the body's task tree only, where the framework can tell the test.
     ///
     /// A `strict` world (`true`) also hands `problems` every factory whose live closure runs in it, once per factory:
     /// its own closure, a context's other than `onTest`, or the app's baseline registration, unless it is marked
@@ -73,11 +77,17 @@ extension SharedContainer.Registrations {
         named name: String, fileID: String, line: Int, strict: Bool? = nil,
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void, _ body: () throws -> R
     ) rethrows -> R {
+        let mailbox = ProblemMailbox(record: problems)
         let world = World.makeIsolated(
-            named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems,
-            watchingForEscapes: true, strict: strict)
-        defer { world.endWatching() }
-        return try World.$isolated.withValue(world, operation: body)
+            named: name, runContext: nil, at: "\(fileID):\(line)", mailbox: mailbox, watchingForEscapes: true,
+            strict: strict)
+        defer {
+            world.stopWatching()
+            mailbox.deliverPending(closing: true)
+        }
+        return try ProblemMailbox.$ofCurrentTask.withValue(mailbox) {
+            try World.$isolated.withValue(world, operation: body)
+        }
     }
 
     /// The async form of ``isolated(named:fileID:line:strict:reportingProblems:_:)``.
@@ -87,24 +97,30 @@ extension SharedContainer.Registrations {
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
+        let mailbox = ProblemMailbox(record: problems)
         let world = World.makeIsolated(
-            named: name, runContext: nil, at: "\(fileID):\(line)", problemHandler: problems,
-            watchingForEscapes: true, strict: strict)
-        defer { world.endWatching() }
-        return try await World.$isolated.withValue(world, operation: body)
+            named: name, runContext: nil, at: "\(fileID):\(line)", mailbox: mailbox, watchingForEscapes: true,
+            strict: strict)
+        defer {
+            world.stopWatching()
+            mailbox.deliverPending(closing: true)
+        }
+        return try await ProblemMailbox.$ofCurrentTask.withValue(mailbox) {
+            try await World.$isolated.withValue(world, operation: body)
+        }
     }
 }
 
 extension World {
-    /// A world for a new isolated call, nested in the current one if there is one, whose problems go to
-    /// `problemHandler`, or the enclosing world's. With `fromRegistrationsInForce` (for `verify`), it starts from the
+    /// A world for a new isolated call, nested in the current one if there is one, whose problems go to `mailbox`
+    /// (a test's), or the enclosing world's. With `fromRegistrationsInForce` (for `verify`), it starts from the
     /// registrations in force in the current world, even the process's, rather than from its baseline. With
     /// `watchingForEscapes` (for `Registrations.isolated`), resolutions in the process's world that bypass its
     /// overrides are escapes (``EscapedResolutions``) until ``endWatching()``. It is `strict` (a factory's live closure
     /// run in it is a problem), or as strict as the current world when `strict` is `nil`.
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
-        problemHandler: (@Sendable (ResolutionError) -> Void)? = nil, fromRegistrationsInForce: Bool = false,
+        mailbox: ProblemMailbox? = nil, fromRegistrationsInForce: Bool = false,
         watchingForEscapes: Bool = false, strict: Bool? = nil
     ) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
@@ -116,8 +132,7 @@ extension World {
         return World(
             isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
-            problemHandler: problemHandler ?? enclosing.problemHandler, watchingForEscapes: watchingForEscapes,
-            strict: strict ?? enclosing.isStrict,
-            reportedLiveClosures: problemHandler == nil ? enclosing.reportedLiveClosures : nil)
+            mailbox: mailbox ?? enclosing.mailbox, watchingForEscapes: watchingForEscapes,
+            strict: strict ?? enclosing.isStrict)
     }
 }

@@ -41,16 +41,12 @@ final class World: Sendable {
     let runContext: SharedContainer.RunContext
     /// Which world this is, for messages: "the process's world", or where an isolated one was made.
     let description: String
-    /// Where a wiring problem that does not stop the process goes instead of a printed warning: a test failure, for
-    /// a world that ForgeTesting made for a test. Nested worlds inherit it.
-    let problemHandler: (@Sendable (ResolutionError) -> Void)?
-    /// Whether a factory's live closure that runs here is a problem for ``problemHandler``
-    /// (``FactoryBox/reportIfLive(_:in:)``): a strict test's world, and the worlds nested in it unless they say
-    /// otherwise.
+    /// The mailbox of the test this world belongs to, shared with the worlds nested in it: where the problems met
+    /// here go (``ProblemRoute``). `nil` for a world of no test, whose problems are warnings.
+    let mailbox: ProblemMailbox?
+    /// Whether a factory's live closure that runs here is a problem of the test (``FactoryBox/reportIfLive(_:in:)``):
+    /// a strict test's world, and the worlds nested in it unless they say otherwise.
     let isStrict: Bool
-    /// The factories whose live closure was reported to ``problemHandler``, so that each is reported once: shared
-    /// with the worlds nested in this one that report to the same handler, so once per test.
-    let reportedLiveClosures: ReportedLiveClosures
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
 
@@ -91,15 +87,9 @@ final class World: Sendable {
         var isEnded = false
         /// ``reference``, once something asked for it.
         var reference: WorldReference?
-        /// Whether resolutions in the process's world of factories this world overrides are escapes it is told of: for
-        /// a world of `Registrations.isolated`, until the body of that call returns (``endWatching()``).
+        /// Whether resolutions in the process's world of factories this world overrides are escapes from it: for a
+        /// world of `Registrations.isolated`, until the body of that call returns (``stopWatching()``).
         var isWatching = false
-        /// The escaped resolutions met while watching, for the problem handler, once per factory.
-        var escapes: [ObjectIdentifier: Escape] = [:]
-        /// Problems met while watching outside the test's own task tree, for the problem handler (``report(_:)``).
-        var pending: [ResolutionError] = []
-        /// Whether the world watched and stopped (``endWatching()``): its body returned, and so did its test.
-        var stoppedWatching = false
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
@@ -110,15 +100,13 @@ final class World: Sendable {
 
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
-        description: String, problemHandler: (@Sendable (ResolutionError) -> Void)? = nil,
-        watchingForEscapes: Bool = false, strict: Bool = false, reportedLiveClosures: ReportedLiveClosures? = nil
+        description: String, mailbox: ProblemMailbox? = nil, watchingForEscapes: Bool = false, strict: Bool = false
     ) {
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description
-        self.problemHandler = problemHandler
+        self.mailbox = mailbox
         self.isStrict = strict
-        self.reportedLiveClosures = reportedLiveClosures ?? ReportedLiveClosures()
         // The process's world is held across fork(), so that a child gets its tables whole.
         self.state =
             isGlobal
@@ -380,7 +368,9 @@ final class World: Sendable {
         finish: (_ unchanged: Bool, _ sequence: UInt64) -> (kept: Bool, R)
     ) -> R {
         state.withLock { state in
-            let (kept, result) = finish(epoch == self.epoch, state.sequence + 1)
+            // An ended world keeps nothing more: nothing would let go of it (a failed `verify`'s parked thread holds
+            // the world).
+            let (kept, result) = finish(epoch == self.epoch && !state.isEnded, state.sequence + 1)
             if kept {
                 state.sequence += 1
                 state.cached[ObjectIdentifier(scope), default: (scope, [:])].slots[ObjectIdentifier(slot)] = slot
@@ -445,26 +435,13 @@ extension World {
 // MARK: Escaped resolutions
 
 extension World {
-    /// A resolution that bypassed a world's override, kept for the world's problem handler: the factory, the worlds
-    /// it bypassed (described), and whether a lazy property of an object made outside the world made it.
-    struct Escape {
-        let box: FactoryBox
-        let worlds: [String]
-        let throughLazyProperty: Bool
-
-        var problem: ResolutionError {
-            .escapedResolution(box, bypassing: worlds, throughLazyProperty: throughLazyProperty)
-        }
-    }
-
-    /// Records a resolution of `box` in the process's world as an escape from the live worlds that watch and whose
-    /// override it bypassed: every such world that registered an override of its own, or, for a lazy property read
-    /// in `reader` (whose owner was made outside it), `reader` alone, if `box` has an override there. Each world with
-    /// a problem handler keeps it for its test, once per factory, unless `stopping`. Returns the worlds bypassed
-    /// (described) and those without a handler, to warn of; `nil` when none was.
-    static func recordEscape(
-        of box: FactoryBox, readBy reader: World?, againstBaseline baseline: Registration? = nil, stopping: Bool
-    ) -> (bypassed: [String], toWarn: [String])? {
+    /// The live worlds that watch and whose override a resolution of `box` in the process's world bypassed: every
+    /// such world that registered an override of its own; or, for a lazy property read in `reader` (whose owner was
+    /// made outside it), `reader` alone, if `box` has an override there that differs from `baseline`. Described, with
+    /// their tests' mailboxes; `nil` when none was bypassed.
+    static func escapeCandidates(
+        of box: FactoryBox, readBy reader: World?, againstBaseline baseline: Registration? = nil
+    ) -> (descriptions: [String], mailboxes: [ProblemMailbox])? {
         // The worlds stay alive while the list's lock is held: one that ends takes it first to leave the list.
         live.withLock { worlds in
             var bypassed: [Unmanaged<World>] = []
@@ -478,20 +455,9 @@ extension World {
                 }
             }
             guard !bypassed.isEmpty else { return nil }
-            let names = bypassed.map { world in world._withUnsafeGuaranteedRef { $0.description } }.sorted()
-            let escape = Escape(box: box, worlds: names, throughLazyProperty: reader != nil)
-            var toWarn: [String] = []
-            for world in bypassed where !stopping {
-                world._withUnsafeGuaranteedRef { world in
-                    guard world.problemHandler != nil else { return toWarn.append(world.description) }
-                    world.state.withLock { state in
-                        // Not once it stopped watching: its handler was called already.
-                        guard state.isWatching, state.escapes[ObjectIdentifier(box)] == nil else { return }
-                        state.escapes[ObjectIdentifier(box)] = escape
-                    }
-                }
-            }
-            return (names, toWarn)
+            let descriptions = bypassed.map { world in world._withUnsafeGuaranteedRef { $0.description } }.sorted()
+            let mailboxes = bypassed.compactMap { world in world._withUnsafeGuaranteedRef { $0.mailbox } }
+            return (descriptions, mailboxes)
         }
     }
 
@@ -519,70 +485,9 @@ extension World {
     /// Whether ``end()`` ran: a world that a failing `verify` ended lives on, its scopes emptied.
     var hasEnded: Bool { state.reading { $0.isEnded } }
 
-    /// Stops watching for escapes, when the body of this world's `isolated` call returns, and hands the escapes met
-    /// meanwhile to the problem handler, on the calling task: the test's, for a world that ForgeTesting made.
-    func endWatching() {
-        let (escapes, pending) = state.withLock { state in
-            state.stoppedWatching = state.isWatching
-            state.isWatching = false
-            // The copies returned keep what they hold alive until after the lock.
-            defer { (state.escapes, state.pending) = ([:], []) }
-            return (state.escapes, state.pending)
-        }
-        guard let problemHandler else { return }
-        for problem in pending { problemHandler(problem) }
-        for escape in escapes.values.map(\.problem).sorted(by: { $0.factory < $1.factory }) { problemHandler(escape) }
-    }
-
-    /// Hands `problem` to the problem handler: on a thread whose problems its caller reports (`prewarm`'s), through
-    /// that caller; from the test's own task tree (or where no test framework tells), at once; from elsewhere (a
-    /// queue the world was carried to), when the body of this world's `isolated` call returns, on the test's task, so
-    /// that the test framework attributes it to the test. Once the body has returned, the test is over: a problem met
-    /// then (in a `Task { }` the test left running) belongs to no test, and is a warning, in debug builds; so is one
-    /// from outside the test's task tree in a world that never watched (`verify`'s).
-    func report(_ problem: ResolutionError) {
-        guard let problemHandler else { return }
-        if let deferred = ThreadResolutionState.current.deferredProblems {
-            return deferred.add(problem, for: problemHandler)
-        }
-        let inTestsTaskTree = EscapedResolutions.isInATestsTaskTree() != false
-        let delivery = state.withLock { state -> Delivery in
-            if state.isWatching {
-                guard !inTestsTaskTree else { return .now }
-                state.pending.append(problem)
-                return .kept
-            }
-            return inTestsTaskTree && !state.stoppedWatching ? .now : .warning
-        }
-        switch delivery {
-        case .now: problemHandler(problem)
-        case .kept: break
-        case .warning: Report.warn(problem)
-        }
-    }
-
-    /// What ``report(_:)`` does with a problem.
-    private enum Delivery {
-        /// Hands it to the problem handler now.
-        case now
-        /// Keeps it for ``endWatching()``.
-        case kept
-        /// Writes it as a warning: it belongs to no test.
-        case warning
-    }
-}
-
-/// The factories whose live closure a strict test's worlds reported (``FactoryBox/reportIfLive(_:in:)``), kept alive
-/// so that no other factory takes the address of one while the set names it.
-final class ReportedLiveClosures: Sendable {
-    private let reported = Locked<[ObjectIdentifier: FactoryBox]>([:])
-
-    /// Whether `box`'s live closure was reported.
-    func contains(_ box: FactoryBox) -> Bool { reported.reading { $0[ObjectIdentifier(box)] != nil } }
-
-    /// Records `box`'s live closure as reported; returns whether it was not yet.
-    func insert(_ box: FactoryBox) -> Bool {
-        reported.withLock { $0.updateValue(box, forKey: ObjectIdentifier(box)) == nil }
+    /// Stops watching for escapes: the body of this world's `isolated` call returned.
+    func stopWatching() {
+        state.withLock { $0.isWatching = false }
     }
 }
 

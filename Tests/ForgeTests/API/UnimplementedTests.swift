@@ -1,5 +1,5 @@
-// Stand-ins for endpoints a test did not stub: each call is an issue of the test whose world it runs in, from the
-// test, a child task or a queue the world was carried to; the placeholder is returned, or an error thrown.
+// Stand-ins for endpoints a test did not stub: a call is an issue of the test whose world it runs in, once per stand-in,
+// from the test, a child task or a queue the world was carried to; the placeholder is returned, or an error thrown.
 import Dispatch
 import ForgeTesting
 import Testing
@@ -49,26 +49,38 @@ extension Container {
         #expect(message.contains("the isolated world \"movies\""))
     }
 
-    @Test("From a child task and from a queue the world was carried to, it is the test's problem, on the test's task")
+    @Test("From a child task at once; from a queue the world was carried to when the body returns; on the test's task")
     func fromWhereTheWorldReaches() async {
-        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }  // as the trait does
         let heard = Locked<[(endpoint: String, onTheTestsTask: Bool)]>([])
         let handler: @Sendable (ResolutionError) -> Void = { problem in
-            heard.mutate { $0.append((problem.factory, Test.current != nil)) }
+            heard.mutate { $0.append((problem.factory, TestsTask.marked)) }
         }
-        await Container.Registrations.isolated(
-            named: "reaches", fileID: #fileID, line: #line, reportingProblems: handler
-        ) {
-            let client = Container.movies()
-            _ = await Task { client.fetch() }.value
-            let registrations = Container.Registrations.capture()
-            _ = onAQueue { registrations.run { Container.movies().fetch() } }
-            // The queue's call waits for the body to end.
-            #expect(heard.value.count == 1)
+        await TestsTask.$marked.withValue(true) {
+            await Container.Registrations.isolated(
+                named: "reaches", fileID: #fileID, line: #line, reportingProblems: handler
+            ) {
+                let client = Container.movies()
+                _ = await Task { client.fetch() }.value
+                #expect(heard.value.map(\.endpoint) == ["MovieClient.fetch"], "recorded at once, on the test's tree")
+                let registrations = Container.Registrations.capture()
+                _ = onAQueue { registrations.run { try? Container.movies().save(Movie(title: "Heat")) } }
+                // The queue's call waits for the body to return.
+                #expect(heard.value.count == 1)
+            }
         }
-        #expect(heard.value.map(\.endpoint) == ["MovieClient.fetch", "MovieClient.fetch"])
+        #expect(heard.value.map(\.endpoint) == ["MovieClient.fetch", "MovieClient.save"])
         let onTheTestsTask = heard.value.map(\.onTheTestsTask)
         #expect(onTheTestsTask == [true, true], "every problem reaches the handler on the test's task")
+    }
+
+    @Test("Each stand-in is one problem per test, however often it is called")
+    func oncePerTest() async {
+        let (_, problems) = await collectingProblems(named: "again") {
+            let client = Container.movies()
+            for _ in 0..<3 { _ = client.fetch() }
+            _ = await Task { client.fetch() }.value
+        }
+        #expect(problems.map(\.factory) == ["MovieClient.fetch"])
     }
 
     @Test("Under the trait, a call from a queue the world was carried to is an issue of the test, at its line")
@@ -89,18 +101,14 @@ extension Container {
         }
     }
 
-    @Test("Outside a test's world, a call is a warning, once per stand-in, and returns the placeholder")
+    @Test("Outside a test's world, a call is a warning in every build, once per stand-in, and returns the placeholder")
     func outsideATestItWarns() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let client = MovieClient.testValue
             precondition(client.fetch() == [] && client.fetch() == [])
         }
         let text = standardError(result)
-        #if DEBUG
-            #expect(
-                text.components(separatedBy: "Forge warning: unimplemented: MovieClient.fetch").count == 2, "\(text)")
-        #else
-            #expect(!text.contains("Forge warning"))
-        #endif
+        // In every build: a stand-in has no policy that a release build turns off.
+        #expect(text.components(separatedBy: "Forge warning: unimplemented: MovieClient.fetch").count == 2, "\(text)")
     }
 }

@@ -1,6 +1,6 @@
 // Proof that parallel tests are independent: 128 test cases run at once, each registering its own mocks for the
 // same factories, resolving scoped factories, yielding and hopping tasks, and seeing only its own instances.
-import Forge
+@_spi(ForgeTesting) import Forge
 import ForgeTesting
 import Testing
 
@@ -8,6 +8,8 @@ extension Container {
     static let proofAPI = Factory<Greeting> { Hello() }.liveInTests
     /// Overridden by one test only: the others' overrides of `proofAPI` would all see its escape.
     static let proofDetached = Factory<Greeting> { Hello() }
+    /// Overridden by 32 cases at once while another test's work escapes them.
+    static let proofBystanders = Factory<Greeting> { Hello() }
     static let proofSingleton = Factory<Greeting>(scope: .singleton) { Hello() }.liveInTests
     static let proofCached = Factory<Greeting>(scope: .cached) { Hello() }.liveInTests
     static let proofSession = Factory<Greeting>(scope: .session) { Hello() }.liveInTests
@@ -56,12 +58,12 @@ private struct Seen: Sendable, Equatable {
 
     @Test("A detached task uses the process's world, and its resolution of the world's override is reported")
     func aDetachedTaskUsesTheProcessWorld() async {
-        let (_, problems) = await collectingProblems(named: "detached") {
+        let (_, problems) = await collectingProblems(named: "detached", expectingEscapes: true) {
             Container.proofDetached.register { MockGreeting("isolated") }
             #expect(Container.proofDetached().text == "isolated")
             #expect(await Task.detached { Container.proofDetached().text }.value == "hello")
         }
-        #expect(problems.map(\.kind) == ifEscapesAreReported([.escapedResolution]))
+        #expect(problems.map(\.kind) == [.escapedResolution])
     }
 
     @Test(.isolatedRegistrations(.strict) { Container.proofAPI.register { MockGreeting("from the trait") } })
@@ -92,5 +94,37 @@ private struct Seen: Sendable, Equatable {
                 throw Failure()
             }
         }
+    }
+}
+
+/// Signals for ``EscapeBlamesNoBystanderTests``: its cases registered, and the escape happened.
+private enum Bystanders {
+    static let registered = Occurrences("a bystander registered its override")
+    static let escaped = Occurrences("the escaping test's work resolved")
+}
+
+/// 32 cases override one factory while another test's work escapes them all: none of the 32 fails, and the escape is
+/// reported once, to the test that expects it. (Its cases run at once: Swift Testing's default, parallel.)
+@Suite(.isolatedRegistrations(.strict)) struct EscapeBlamesNoBystanderTests {
+    @Test(arguments: 0..<32)
+    func aBystanderOverridesTheFactory(n: Int) async {
+        Container.proofBystanders.register { MockGreeting("bystander \(n)") }
+        Bystanders.registered.signal()
+        // Watching while the escape happens.
+        await Bystanders.escaped.expect(within: 60)
+        #expect(Container.proofBystanders().text == "bystander \(n)")
+    }
+
+    @Test func theEscapingTestAbsorbsItsEscapeOnce() async {
+        Container.proofBystanders.register { MockGreeting("escaping") }
+        await Bystanders.registered.expect(32, within: 60)
+        let (names, escapes) = await Container.Registrations.absorbingEscapes {
+            await Task.detached { Container.proofBystanders().text }.value
+        }
+        Bystanders.escaped.signal()
+        #expect(names == "hello")
+        #expect(escapes?.count == 1, "\(escapes ?? [])")
+        let message = escapes?.first?.description ?? ""
+        #expect(message.components(separatedBy: "aBystanderOverridesTheFactory(n:)").count == 33, "\(message)")
     }
 }

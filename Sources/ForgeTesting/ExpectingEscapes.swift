@@ -1,0 +1,74 @@
+// ForgeTesting: a test that means to escape its world says so.
+@_spi(ForgeTesting) import Forge
+import Testing
+import XCTest
+
+extension SharedContainer.Registrations {
+    /// Runs `body`, in which the test means work to escape its world: an escaped resolution that bypasses the test's
+    /// world meanwhile is absorbed, and the test fails if none happens.
+    ///
+    /// Work that leaves a test's task tree (a `Task.detached`, a dispatch queue, a thread) resolves in the process's
+    /// world, and an escape met there is reported once for the run, failing no test, because Forge cannot tell which
+    /// test started it. A test that documents such an escape, or keeps a known one while it is being fixed, wraps the
+    /// code that escapes; `body` must wait for the work:
+    ///
+    /// ```swift
+    /// @Test(.isolatedRegistrations) func refreshesInTheBackground() async {
+    ///     Container.api.register { MockAPI() }
+    ///     await Container.Registrations.expectingEscapes { await model.refreshInBackground() }
+    /// }
+    /// ```
+    ///
+    /// Escapes are looked for during `body` whatever `Container.Diagnostics.escapedResolutions` says, release builds
+    /// included. An escape bypasses the test's world only where the test overrides what the work resolves. Call it
+    /// in a test under `.isolatedRegistrations` or in an `IsolatedTestCase`; elsewhere it is an issue of the test.
+    ///
+    /// - Parameters:
+    ///   - sourceLocation: Where the issue goes when no escape happened. Leave the default.
+    ///   - body: The code whose work escapes.
+    /// - Returns: What `body` returns.
+    public static func expectingEscapes<R>(
+        sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
+    ) rethrows -> R {
+        let (result, escapes) = try absorbingEscapes(body)
+        checkSome(escapes, sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// Runs the async `body`, in which the test means work to escape its world: an escaped resolution that bypasses
+    /// the test's world meanwhile is absorbed, and the test fails if none happens. See the synchronous form.
+    public static func expectingEscapes<R>(
+        sourceLocation: SourceLocation = #_sourceLocation, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> R
+    ) async rethrows -> R {
+        let (result, escapes) = try await absorbingEscapes(isolation: isolation, body)
+        checkSome(escapes, sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// Records an issue of the running test unless `escapes` has one.
+    private static func checkSome(_ escapes: [ResolutionError]?, sourceLocation: SourceLocation) {
+        let message: String
+        switch escapes {
+        case nil:
+            message = """
+                Container.Registrations.expectingEscapes ran outside a test's world: escapes bypass the world of a \
+                test under .isolatedRegistrations or in an IsolatedTestCase. Run it in such a test.
+                """
+        case let escapes? where escapes.isEmpty:
+            message = """
+                Container.Registrations.expectingEscapes: no escaped resolution bypassed the test's world while its \
+                body ran. The work it wraps resolved nothing the test overrides outside the test's task tree, or it \
+                had not resolved yet when the body returned: wait for the work in the body, or remove \
+                expectingEscapes.
+                """
+        default:
+            return
+        }
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        } else {
+            XCTFail(message)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+// A test that means to escape its world says so: the escape is absorbed, and the test fails if none happens.
+import Dispatch
+@_spi(ForgeTesting) import Forge
+import ForgeTesting
+import Testing
+
+private final class Feed: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+extension Container {
+    fileprivate static let expectedFeed = Factory { Feed("live") }
+    fileprivate static let expectedQueueFeed = Factory { Feed("live") }
+}
+
+@Suite(.isolatedRegistrations) struct ExpectingEscapesTests {
+    // An escape that was not absorbed would fail the run: the trait reports it once, to no test.
+    @Test("An escape from a detached task is absorbed: the test passes, whatever the build's policy")
+    func absorbsADetachedEscape() async {
+        Container.expectedFeed.register { Feed("mock") }
+        let name = await Container.Registrations.expectingEscapes {
+            await Task.detached { Container.expectedFeed().name }.value
+        }
+        #expect(name == "live")
+    }
+
+    @Test("An escape from a dispatch queue, in the synchronous form, is absorbed")
+    func absorbsAQueueEscape() {
+        Container.expectedQueueFeed.register { Feed("mock") }
+        let name = Container.Registrations.expectingEscapes {
+            onAQueue { Container.expectedQueueFeed().name }  // `sync` would run it on this thread
+        }
+        #expect(name == "live")
+    }
+
+    @Test("What it absorbs: each escape once, with its message")
+    func whatItAbsorbs() async {
+        Container.expectedFeed.register { Feed("mock") }
+        let (_, escapes) = await Container.Registrations.absorbingEscapes {
+            for _ in 0..<3 { _ = await Task.detached { Container.expectedFeed() }.value }
+        }
+        #expect(escapes?.map(\.kind) == [.escapedResolution])
+        #expect(
+            escapes?.first?.description.contains("Factory<Feed> (ForgeTests/ExpectingEscapesTests.swift:14)") == true)
+    }
+
+    @Test("No escape during the body is an issue of the test, at the call")
+    func noEscapeIsAnIssue() async {
+        Container.expectedFeed.register { Feed("mock") }
+        let line = #line + 2
+        withKnownIssue("Expected: this test checks that an expectation that met no escape fails the test") {
+            Container.Registrations.expectingEscapes { _ = Container.expectedFeed() }  // in the test's world
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("no escaped resolution bypassed the test's world")
+                && issue.sourceLocation?.line == line
+        }
+    }
+}
+
+@Suite struct ExpectingEscapesOutsideATestsWorldTests {
+    @Test("Outside a test's world it is an issue: no test's world can be bypassed")
+    func outsideATestsWorld() {
+        withKnownIssue("Expected: this test checks the message of expectingEscapes outside a test's world") {
+            Container.Registrations.expectingEscapes {}
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("ran outside a test's world")
+        }
+    }
+}

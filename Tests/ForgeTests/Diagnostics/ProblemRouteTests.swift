@@ -1,0 +1,262 @@
+// The one route every problem takes: to verify's report inside one; to the test whose world met it, at once on the
+// test's own task tree and when its body returns from elsewhere; a warning after the test; an escape that no test can
+// be shown to have started, once for the run and to no test.
+import Dispatch
+import ForgeTesting
+import Testing
+
+@_spi(ForgeTesting) @testable import Forge
+
+extension SharedContainer.Scope {
+    fileprivate static let routeSession = Cached(name: "routeSession")
+}
+
+private final class RouteClient: Sendable {}
+private final class RouteHolder: Sendable {
+    let client: RouteClient
+    init(_ client: RouteClient) { self.client = client }
+}
+
+private struct RouteStub: Sendable {
+    var fetch: @Sendable () -> Int
+    var save: @Sendable () -> Void
+    static let testValue = RouteStub(
+        fetch: unimplemented("RouteStub.fetch", placeholder: 0), save: unimplemented("RouteStub.save"))
+}
+
+extension Container {
+    fileprivate static let routeClient = Factory(scope: .routeSession) { RouteClient() }.liveInTests
+    /// Captive: a singleton keeps the session's client.
+    fileprivate static let routeHolder = Factory(scope: .singleton) { RouteHolder(routeClient()) }.liveInTests
+    fileprivate static let routeStub = Factory { RouteStub.testValue }.liveInTests
+    fileprivate static let routeEscape = Factory { RouteClient() }
+    fileprivate static let routeCached = Factory(scope: .cached) { Tracked(id: 7, onDeinit: { routeFreed.signal() }) }
+    fileprivate static let routePromised = Factory<RouteClient>.promised()
+    fileprivate static let routeUsesPromise = Factory { RouteHolder(routePromised()) }
+}
+
+/// Signalled when an instance of `routeCached` is freed.
+private let routeFreed = Occurrences("an instance of routeCached was freed")
+
+private let captiveChecks = Container.Diagnostics.captiveDependencies == .warn
+
+/// A test's world whose problems are heard by a handler that notes whether it runs on the test's own task tree;
+/// returns what it heard.
+private func inATestsWorld(
+    named name: String, _ body: @escaping () async -> Void
+) async -> [(problem: ResolutionError, onTheTestsTask: Bool)] {
+    let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
+    await TestsTask.$marked.withValue(true) {
+        await Container.Registrations.isolated(
+            named: name, fileID: #fileID, line: #line,
+            reportingProblems: { problem in heard.mutate { $0.append((problem, TestsTask.marked)) } }, body)
+    }
+    return heard.value
+}
+
+@Suite struct ProblemRouteTests {
+    @Test(
+        "On the test's own task, a captive dependency is recorded at once, while the body runs",
+        .enabled(if: captiveChecks, "release builds look for none by default"))
+    func atOnceOnTheTestsTask() async {
+        let seenInTheBody = Locked(-1)
+        let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
+        await TestsTask.$marked.withValue(true) {
+            await Container.Registrations.isolated(
+                named: "at once", fileID: #fileID, line: #line,
+                reportingProblems: { problem in heard.mutate { $0.append((problem, TestsTask.marked)) } }
+            ) {
+                _ = await Task { Container.routeHolder() }.value
+                seenInTheBody.value = heard.value.count
+            }
+        }
+        #expect(seenInTheBody.value == 1, "recorded while the body ran")
+        #expect(heard.value.map(\.problem.kind) == [.captiveDependency])
+        #expect(heard.value.map(\.onTheTestsTask) == [true])
+    }
+
+    @Test(
+        "From a queue the world was carried to, a captive dependency waits for the body, then reaches the test's task",
+        .enabled(if: captiveChecks, "release builds look for none by default"))
+    func fromACarriedQueue() async {
+        let seenInTheBody = Locked(-1)
+        let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
+        TestsTask.$marked.withValue(true) {
+            Container.Registrations.isolated(
+                named: "carried", fileID: #fileID, line: #line,
+                reportingProblems: { problem in heard.mutate { $0.append((problem, TestsTask.marked)) } }
+            ) {
+                let registrations = Container.Registrations.capture()
+                #expect(onAQueue { registrations.run { Container.routeHolder() } } != nil)
+                seenInTheBody.value = heard.value.count
+            }
+        }
+        #expect(seenInTheBody.value == 0, "not recorded from the queue")
+        #expect(heard.value.map(\.problem.kind) == [.captiveDependency])
+        #expect(heard.value.map(\.onTheTestsTask) == [true], "recorded on the test's task, where it is the test's")
+    }
+
+    @Test("A problem met in a Task the test left running, after its body returned, is a warning, and no test's")
+    func afterTheBodyItIsAWarning() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.captiveDependencies = .warn
+            let (gate, open) = AsyncStream<Void>.makeStream()
+            let heard = Locked(0)
+            let count: @Sendable (ResolutionError) -> Void = { _ in heard.mutate { $0 += 1 } }
+            let leftover = Container.Registrations.isolated(
+                named: "returned", fileID: #fileID, line: #line, reportingProblems: count
+            ) {
+                Task {
+                    for await _ in gate {}
+                    _ = Container.routeHolder()
+                    _ = Container.routeStub().fetch()
+                }
+            }
+            open.finish()
+            await leftover.value
+            precondition(heard.value == 0, "the handler heard \(heard.value) problems after the body returned")
+        }
+        let text = standardError(result)
+        #expect(text.contains("Forge warning: captive dependency. Factory<RouteHolder>"), "\(text)")
+        #expect(text.contains("Forge warning: unimplemented: RouteStub.fetch"), "\(text)")
+        #expect(
+            text.components(separatedBy: "It was met after the test's body returned: it belongs to no test.").count
+                == 3, "\(text)")
+    }
+
+    @Test("A world nested in the test's, captured and used after its own body returned, still reports to the test")
+    func aNestedWorldReportsToItsTest() async {
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let keeper = Locked<Task<Void, Never>?>(nil)
+        let heard = await inATestsWorld(named: "outer") {
+            let inner = Container.Registrations.isolated(named: "inner") {
+                // Keeps the nested world alive after its body returned.
+                keeper.value = Task { for await _ in gate {} }
+                return Container.Registrations.capture()
+            }
+            _ = inner.run { Container.routeStub().fetch() }
+            #expect(onAQueue { inner.run { Container.routeStub().save() } } != nil)
+        }
+        open.finish()
+        await keeper.value?.value
+        #expect(heard.map(\.problem.factory) == ["RouteStub.fetch", "RouteStub.save"])
+        #expect(heard.map(\.problem.world).allSatisfy { $0.contains("\"inner\"") })
+        #expect(heard.map(\.onTheTestsTask) == [true, true])
+    }
+
+    @Test("Inside verify, sync or async, what its body meets goes to its report, not to the test around it")
+    func insideVerifyItGoesToTheReport() async {
+        let (reports, heard) = await collectingProblems(named: "around verify") {
+            let sync = verifySynchronously { _ = Container.routeStub().fetch() }
+            let async = await Container.Diagnostics.verify { _ = Container.routeStub().save() }
+            return (sync, async)
+        }
+        #expect(heard.isEmpty, "\(heard)")
+        #expect(reports.0.problems.map(\.factory) == ["RouteStub.fetch"])
+        #expect(reports.1.problems.map(\.factory) == ["RouteStub.save"])
+    }
+
+    @Test(
+        "A captive dependency met on prewarm's thread reaches the test when prewarm returns, on the test's task",
+        .enabled(if: captiveChecks, "release builds look for none by default"))
+    func fromPrewarmsThread() async {
+        let seenAfterPrewarm = Locked(-1)
+        let heard = Locked<[Bool]>([])
+        await TestsTask.$marked.withValue(true) {
+            await Container.Registrations.isolated(
+                named: "prewarm", fileID: #fileID, line: #line,
+                reportingProblems: { _ in heard.mutate { $0.append(TestsTask.marked) } }
+            ) {
+                await Container.prewarm(Container.routeHolder)
+                seenAfterPrewarm.value = heard.value.count
+            }
+        }
+        #expect(seenAfterPrewarm.value == 1, "recorded when prewarm returned, before the body did")
+        #expect(heard.value == [true])
+    }
+
+    @Test("An escape off every test's task tree is reported once for the run, naming every candidate, to no test")
+    func anUnattributedEscapeIsReportedOnce() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.escapedResolutions = .warn
+            let run = Locked<[ResolutionError]>([])
+            Container.Diagnostics.reportUnattributedProblems { problem in run.mutate { $0.append(problem) } }
+            let registered = Occurrences("a test registered its override")
+            let escaped = Occurrences("the escaping work resolved")
+            let heard = await withTaskGroup(of: Int.self) { group in
+                for n in 0..<32 {
+                    group.addTask {
+                        let (_, problems) = await collectingProblems(named: "case \(n)") {
+                            Container.routeEscape.register { RouteClient() }
+                            registered.signal()
+                            await escaped.expect(within: 60)
+                        }
+                        return problems.count
+                    }
+                }
+                group.addTask {
+                    // Another test, which overrides nothing, starts work that leaves every test's task tree.
+                    let (_, problems) = await collectingProblems(named: "escaping") {
+                        await registered.expect(32, within: 60)
+                        for _ in 0..<3 { _ = await Task.detached { Container.routeEscape() }.value }
+                        escaped.signal()
+                    }
+                    return problems.count
+                }
+                return await group.reduce(0, +)
+            }
+            precondition(heard == 0, "tests heard \(heard) problems")
+            precondition(run.value.count == 1, "the run heard \(run.value.count) reports")
+            let message = run.value[0].description
+            precondition(message.components(separatedBy: "the isolated world \"case ").count == 33, message)
+            precondition(message.contains("Forge cannot tell which test started it"), message)
+        }
+    }
+
+    @Test("Work carried in a world that a failing verify ended gets a world of its own, never the process's")
+    func lateWorkAfterAFailedVerify() async {
+        await #expect(processExitsWith: .success) {
+            let captured = Locked<SharedContainer.Registrations.Captured?>(nil)
+            let report = verifySynchronously {
+                captured.value = Container.Registrations.capture()
+                _ = Container.routeUsesPromise()
+            }
+            precondition(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
+            precondition(!World.isolatedWorldsExist, "no other isolated world")
+            captured.value?.run { Container.routeEscape.register { RouteClient() } }
+            let process = Container.routeEscape.box.registration
+            precondition(process == nil, "the late registration landed in the process's world")
+        }
+    }
+
+    @Test("A world that a failing verify ended keeps no instance that its leftover work makes")
+    func anEndedWorldKeepsNothing() async {
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let leftover = Locked<Task<(Tracked, Tracked), Never>?>(nil)
+        let freedBefore = routeFreed.count
+        // Another isolated world lives meanwhile, so that the leftover work resolves in the ended world.
+        await Container.Registrations.isolated(named: "bystander") {
+            let report = verifySynchronously {
+                leftover.value = Task {
+                    for await _ in gate {}
+                    return (Container.routeCached(), Container.routeCached())
+                }
+                _ = Container.routeUsesPromise()
+            }
+            #expect(report.problems.map(\.kind) == [.promiseNotFulfilled])
+            open.finish()
+            let made = await leftover.value?.value
+            leftover.value = nil  // the task keeps its result
+            #expect(made != nil && made?.0 !== made?.1, "each resolution made a new instance: none was kept")
+        }
+        // Both are freed once the test lets go of them: the ended world holds neither.
+        await routeFreed.expect(freedBefore + 2, within: 10)
+    }
+}
+
+/// The synchronous `verify`, which an async function does not pick by itself.
+private func verifySynchronously(_ body: @escaping @Sendable () -> Void)
+    -> SharedContainer.Diagnostics.VerificationReport
+{
+    Container.Diagnostics.verify(body)
+}
