@@ -11,8 +11,8 @@ extension FactoryBox {
         case baselineRegistration
     }
 
-    /// Reports to `world`'s test (``ProblemRoute``), once per factory and test, that this factory is about to run a live
-    /// closure in `world`, a strict test's, with `registration` the one its slot holds (`nil` for none): its own
+    /// Reports to `world`'s test (``ProblemRoute``), once per factory and test, that this factory is about to run a
+    /// live closure in `world`, a strict test's, with `registration` the one its slot holds (`nil` for none): its own
     /// closure, a context's other than `onTest`'s, or the app's baseline registration. The caller checked the slot's
     /// ``reportsLiveClosures``. A registration the test made, or one its world started with from the worlds around
     /// it, is the test's. With `chain` (a synchronous resolution's), the message names the factories whose closures

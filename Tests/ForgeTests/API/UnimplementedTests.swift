@@ -1,5 +1,6 @@
-// Stand-ins for endpoints a test did not stub: a call is an issue of the test whose world it runs in, once per stand-in,
-// from the test, a child task or a queue the world was carried to; the placeholder is returned, or an error thrown.
+// Stand-ins for endpoints a test did not stub: a call is an issue of the test whose world it runs in, once per
+// stand-in, from the test, a child task or a queue the world was carried to; the placeholder is returned, or an error
+// thrown.
 import Dispatch
 import ForgeTesting
 import Testing
