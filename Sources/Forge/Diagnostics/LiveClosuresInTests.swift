@@ -49,12 +49,12 @@ extension ResolutionError {
     static func liveInStrictTest(
         _ factory: FactoryBox, running live: FactoryBox.LiveClosure, through chain: [String], in world: World
     ) -> ResolutionError {
-        let declared = "<the factory declared at (\(factory.definition.site))>"
+        let declared = "the factory declared at \(factory.definition.site)"
         let safe = """
             If running it in tests is safe (a formatter, a pure value, a factory that only resolves others, such as a \
             view model), say so where it is declared, with .liveInTests.
             """
-        let register = "\n    \(declared).register { /* a test value */ }\n"
+        let register = " call register { /* a test value */ } on \(declared).\n"
         let (what, remedy): (String, String)
         switch live {
         case .own where "\(factory.definition.typeName)" == "Contribution":
@@ -67,7 +67,7 @@ extension ResolutionError {
             what = live == .own ? "its own closure" : "its onDebug closure"
             remedy = """
                 Register a test value in the test, or in the trait's registrations:\(register)\
-                or give it one where it is declared, with .onTest { /* a test value */ }. \(safe)
+                Or give it one where it is declared, with .onTest { /* a test value */ }. \(safe)
                 """
         case .context(.argument(let argument)):
             what = "its onArg(\"\(argument)\") closure"

@@ -72,14 +72,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             description: """
                 Forge: \(declaration) is promised, and nothing is registered for it in \(world.description).\
                 \(through)A promised factory has no implementation of its own: the app registers one before \
-                anything resolves it, for example from registerAllServices():
-
-                    extension Container: @retroactive AutoRegistering {
-                        public static func registerAllServices() {
-                            <the factory declared at (\(site))>.register { /* make one */ }
-                        }
-                    }
-
+                anything resolves it, calling register { /* make one */ } on the factory declared at \(site), for \
+                example from registerAllServices() (extension Container: @retroactive AutoRegistering).
                 In a test, register a mock before the code under test resolves it.
                 """)
     }

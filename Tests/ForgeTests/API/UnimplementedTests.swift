@@ -46,7 +46,7 @@ extension Container {
             ])
         let message = problems.first?.description ?? ""
         #expect(message.contains("Forge: unimplemented: MovieClient.fetch was called"), "\(message)")
-        #expect(message.contains("made at ForgeTests/UnimplementedTests.swift:21"), "\(message)")
+        #expect(message.contains("made at ForgeTests/UnimplementedTests.swift:22"), "\(message)")
         #expect(message.contains("the isolated world \"movies\""))
     }
 
