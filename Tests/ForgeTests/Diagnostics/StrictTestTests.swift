@@ -71,7 +71,7 @@ extension Container {
         #expect(
             message.contains(
                 "call register { /* a test value */ } on the factory declared at ForgeTests/StrictTestTests.swift:22."))
-        #expect(!message.contains("<"), "no angle-bracket placeholder: \(message)")
+        #expect(!message.contains("<the factory"), "no angle-bracket placeholder: \(message)")
         #expect(message.contains(".onTest {"))
         #expect(message.contains(".liveInTests"))
         #expect(problems.first?.factory == "Factory<LiveService> (ForgeTests/StrictTestTests.swift:22)")
