@@ -242,7 +242,7 @@ final class Verification: Sendable {
         return problems
     }
 
-    /// Records `problem`, once per chain, while the verification runs.
+    /// Records `problem`, once per problem and chain, while the verification runs.
     func record(_ problem: ResolutionError) {
         state.withLock { state in
             guard state.isRunning else { return }
@@ -251,7 +251,7 @@ final class Verification: Sendable {
     }
 
     private static func add(_ problem: ResolutionError, to state: inout State) {
-        let isNew = !state.problems.contains { $0.kind == problem.kind && $0.chain == problem.chain }
+        let isNew = !state.problems.contains { $0.identity == problem.identity && $0.chain == problem.chain }
         if isNew { state.problems.append(problem) }
     }
 

@@ -147,12 +147,15 @@ private func inATestsWorld(
     @Test("Inside verify, sync or async, what its body meets goes to its report, not to the test around it")
     func insideVerifyItGoesToTheReport() async {
         let (reports, heard) = await collectingProblems(named: "around verify") {
-            let sync = verifySynchronously { _ = Container.routeStub().fetch() }
+            let sync = verifySynchronously {
+                _ = Container.routeStub().fetch()
+                Container.routeStub().save()
+            }
             let async = await Container.Diagnostics.verify { _ = Container.routeStub().save() }
             return (sync, async)
         }
         #expect(heard.isEmpty, "\(heard)")
-        #expect(reports.0.problems.map(\.factory) == ["RouteStub.fetch"])
+        #expect(reports.0.problems.map(\.factory) == ["RouteStub.fetch", "RouteStub.save"])
         #expect(reports.1.problems.map(\.factory) == ["RouteStub.save"])
     }
 
