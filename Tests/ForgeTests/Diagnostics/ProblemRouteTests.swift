@@ -26,9 +26,18 @@ private struct RouteStub: Sendable {
 
 extension Container {
     fileprivate static let routeClient = Factory(scope: .routeSession) { RouteClient() }.liveInTests
+    /// Captive: a singleton keeps the session's client (through a holder, as a client).
+    fileprivate static let routeCapturedClient = Factory(scope: .singleton) { routeHolder().client }.liveInTests
     /// Captive: a singleton keeps the session's client.
     fileprivate static let routeHolder = Factory(scope: .singleton) { RouteHolder(routeClient()) }.liveInTests
     fileprivate static let routeStub = Factory { RouteStub.testValue }.liveInTests
+    /// Calls an unimplemented endpoint when made.
+    fileprivate static let routeCallsStub = Factory(scope: .singleton) {
+        _ = routeStub().fetch()
+        return RouteClient()
+    }.liveInTests
+    /// Runs its own closure: live, in a strict world.
+    fileprivate static let routeLive = Factory(scope: .singleton) { RouteClient() }
     fileprivate static let routeEscape = Factory { RouteClient() }
     fileprivate static let routeCached = Factory(scope: .cached) { Tracked(id: 7, onDeinit: { routeFreed.signal() }) }
     fileprivate static let routePromised = Factory<RouteClient>.promised()
@@ -39,6 +48,34 @@ extension Container {
 private let routeFreed = Occurrences("an instance of routeCached was freed")
 
 private let captiveChecks = Container.Diagnostics.captiveDependencies == .warn
+
+/// A kind of problem that belongs to the world it is met in, and a singleton whose making meets it.
+enum RouteKind: String, CaseIterable, Sendable {
+    case captive, unimplemented, live
+
+    fileprivate var factory: Factory<RouteClient> {
+        switch self {
+        case .captive: Container.routeCapturedClient
+        case .unimplemented: Container.routeCallsStub
+        case .live: Container.routeLive
+        }
+    }
+}
+
+/// Where a problem is met.
+enum RoutePath: String, CaseIterable, Sendable {
+    /// A child task of the test's body.
+    case testsTask
+    /// A dispatch queue the test's world was carried to.
+    case carriedQueue
+    /// A world nested in the test's, after its own body returned, on the test's task.
+    case nestedWorld
+    /// prewarm's thread.
+    case prewarmThread
+
+    /// When the test hears of a problem met here: at once (before the next line of its body), or when its body returns.
+    var heardAtOnce: Bool { self != .carriedQueue }
+}
 
 /// A test's world whose problems are heard by a handler that notes whether it runs on the test's own task tree;
 /// returns what it heard.
@@ -73,6 +110,52 @@ private func inATestsWorld(
         #expect(seenInTheBody.value == 1, "recorded while the body ran")
         #expect(heard.value.map(\.problem.kind) == [.captiveDependency])
         #expect(heard.value.map(\.onTheTestsTask) == [true])
+    }
+
+    @Test(
+        "Each kind of problem a world meets, on each path: heard once, at once on the test's tree, else at the end",
+        arguments: RouteKind.allCases, RoutePath.allCases)
+    func eachKindOnEachPath(kind: RouteKind, path: RoutePath) async throws {
+        try #require(kind != .captive || captiveChecks, "release builds look for no captive dependency by default")
+        let heardInTheBody = Locked(-1)
+        let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
+        let record: @Sendable (ResolutionError) -> Void = { problem in
+            heard.mutate { $0.append((problem, TestsTask.marked)) }
+        }
+        let factory = kind.factory
+        await TestsTask.$marked.withValue(true) {
+            await Container.Registrations.isolated(
+                named: "\(kind) \(path)", fileID: #fileID, line: #line, strict: kind == .live, reportingProblems: record
+            ) {
+                switch path {
+                case .testsTask:
+                    _ = await Task { factory() }.value
+                case .carriedQueue:
+                    let registrations = Container.Registrations.capture()
+                    #expect(onAQueue { registrations.run { factory() } } != nil)
+                case .nestedWorld:
+                    let (gate, open) = AsyncStream<Void>.makeStream()
+                    let (inner, keeper) = Container.Registrations.isolated(named: "nested") {
+                        (Container.Registrations.capture(), Task { for await _ in gate {} })
+                    }
+                    _ = inner.run { factory() }
+                    open.finish()
+                    await keeper.value
+                case .prewarmThread:
+                    await Container.prewarm(factory)
+                }
+                heardInTheBody.value = heard.value.count
+            }
+        }
+        let expected: ResolutionError.Kind =
+            switch kind {
+            case .captive: .captiveDependency
+            case .unimplemented: .unimplemented
+            case .live: .liveInStrictTest
+            }
+        #expect(heard.value.map(\.problem.kind) == [expected])
+        #expect(heard.value.map(\.onTheTestsTask) == [true], "recorded on the test's own task tree")
+        #expect(heardInTheBody.value == (path.heardAtOnce ? 1 : 0))
     }
 
     @Test(
