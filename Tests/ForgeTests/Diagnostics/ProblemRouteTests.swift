@@ -77,18 +77,28 @@ enum RoutePath: String, CaseIterable, Sendable {
     var heardAtOnce: Bool { self != .carriedQueue }
 }
 
-/// A test's world whose problems are heard by a handler that notes whether it runs on the test's own task tree;
-/// returns what it heard.
-private func inATestsWorld(
-    named name: String, _ body: @escaping () async -> Void
-) async -> [(problem: ResolutionError, onTheTestsTask: Bool)] {
-    let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
+/// What a test's handler heard: each problem, and whether the handler ran on the test's own task tree.
+private typealias Heard = [(problem: ResolutionError, onTheTestsTask: Bool)]
+
+/// Runs `body` in a test's world (strict or not) whose handler notes whether it runs on the test's own task tree;
+/// returns how many problems it had heard when the body returned, and all it heard.
+private func hearing(
+    named name: String, strict: Bool = false, _ body: () async -> Void
+) async -> (inTheBody: Int, heard: Heard) {
+    let inTheBody = Locked(-1)
+    let heard = Locked<Heard>([])
+    let record: @Sendable (ResolutionError) -> Void = { problem in
+        heard.mutate { $0.append((problem, TestsTask.marked)) }
+    }
     await TestsTask.$marked.withValue(true) {
         await Container.Registrations.isolated(
-            named: name, fileID: #fileID, line: #line,
-            reportingProblems: { problem in heard.mutate { $0.append((problem, TestsTask.marked)) } }, body)
+            named: name, fileID: #fileID, line: #line, strict: strict, reportingProblems: record
+        ) {
+            await body()
+            inTheBody.value = heard.value.count
+        }
     }
-    return heard.value
+    return (inTheBody.value, heard.value)
 }
 
 @Suite struct ProblemRouteTests {
@@ -96,20 +106,10 @@ private func inATestsWorld(
         "On the test's own task, a captive dependency is recorded at once, while the body runs",
         .enabled(if: captiveChecks, "release builds look for none by default"))
     func atOnceOnTheTestsTask() async {
-        let seenInTheBody = Locked(-1)
-        let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
-        await TestsTask.$marked.withValue(true) {
-            await Container.Registrations.isolated(
-                named: "at once", fileID: #fileID, line: #line,
-                reportingProblems: { problem in heard.mutate { $0.append((problem, TestsTask.marked)) } }
-            ) {
-                _ = await Task { Container.routeHolder() }.value
-                seenInTheBody.value = heard.value.count
-            }
-        }
-        #expect(seenInTheBody.value == 1, "recorded while the body ran")
-        #expect(heard.value.map(\.problem.kind) == [.captiveDependency])
-        #expect(heard.value.map(\.onTheTestsTask) == [true])
+        let (inTheBody, heard) = await hearing(named: "at once") { _ = await Task { Container.routeHolder() }.value }
+        #expect(inTheBody == 1, "recorded while the body ran")
+        #expect(heard.map(\.problem.kind) == [.captiveDependency])
+        #expect(heard.map(\.onTheTestsTask) == [true])
     }
 
     @Test(
@@ -117,34 +117,24 @@ private func inATestsWorld(
         arguments: RouteKind.allCases, RoutePath.allCases)
     func eachKindOnEachPath(kind: RouteKind, path: RoutePath) async throws {
         try #require(kind != .captive || captiveChecks, "release builds look for no captive dependency by default")
-        let heardInTheBody = Locked(-1)
-        let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
-        let record: @Sendable (ResolutionError) -> Void = { problem in
-            heard.mutate { $0.append((problem, TestsTask.marked)) }
-        }
         let factory = kind.factory
-        await TestsTask.$marked.withValue(true) {
-            await Container.Registrations.isolated(
-                named: "\(kind) \(path)", fileID: #fileID, line: #line, strict: kind == .live, reportingProblems: record
-            ) {
-                switch path {
-                case .testsTask:
-                    _ = await Task { factory() }.value
-                case .carriedQueue:
-                    let registrations = Container.Registrations.capture()
-                    #expect(onAQueue { registrations.run { factory() } } != nil)
-                case .nestedWorld:
-                    let (gate, open) = AsyncStream<Void>.makeStream()
-                    let (inner, keeper) = Container.Registrations.isolated(named: "nested") {
-                        (Container.Registrations.capture(), Task { for await _ in gate {} })
-                    }
-                    _ = inner.run { factory() }
-                    open.finish()
-                    await keeper.value
-                case .prewarmThread:
-                    await Container.prewarm(factory)
+        let (inTheBody, heard) = await hearing(named: "\(kind) \(path)", strict: kind == .live) {
+            switch path {
+            case .testsTask:
+                _ = await Task { factory() }.value
+            case .carriedQueue:
+                let registrations = Container.Registrations.capture()
+                #expect(onAQueue { registrations.run { factory() } } != nil)
+            case .nestedWorld:
+                let (gate, open) = AsyncStream<Void>.makeStream()
+                let (inner, keeper) = Container.Registrations.isolated(named: "nested") {
+                    (Container.Registrations.capture(), Task { for await _ in gate {} })
                 }
-                heardInTheBody.value = heard.value.count
+                _ = inner.run { factory() }
+                open.finish()
+                await keeper.value
+            case .prewarmThread:
+                await Container.prewarm(factory)
             }
         }
         let expected: ResolutionError.Kind =
@@ -153,30 +143,22 @@ private func inATestsWorld(
             case .unimplemented: .unimplemented
             case .live: .liveInStrictTest
             }
-        #expect(heard.value.map(\.problem.kind) == [expected])
-        #expect(heard.value.map(\.onTheTestsTask) == [true], "recorded on the test's own task tree")
-        #expect(heardInTheBody.value == (path.heardAtOnce ? 1 : 0))
+        #expect(heard.map(\.problem.kind) == [expected])
+        #expect(heard.map(\.onTheTestsTask) == [true], "recorded on the test's own task tree")
+        #expect(inTheBody == (path.heardAtOnce ? 1 : 0))
     }
 
     @Test(
         "From a queue the world was carried to, a captive dependency waits for the body, then reaches the test's task",
         .enabled(if: captiveChecks, "release builds look for none by default"))
     func fromACarriedQueue() async {
-        let seenInTheBody = Locked(-1)
-        let heard = Locked<[(problem: ResolutionError, onTheTestsTask: Bool)]>([])
-        TestsTask.$marked.withValue(true) {
-            Container.Registrations.isolated(
-                named: "carried", fileID: #fileID, line: #line,
-                reportingProblems: { problem in heard.mutate { $0.append((problem, TestsTask.marked)) } }
-            ) {
-                let registrations = Container.Registrations.capture()
-                #expect(onAQueue { registrations.run { Container.routeHolder() } } != nil)
-                seenInTheBody.value = heard.value.count
-            }
+        let (inTheBody, heard) = await hearing(named: "carried") {
+            let registrations = Container.Registrations.capture()
+            #expect(onAQueue { registrations.run { Container.routeHolder() } } != nil)
         }
-        #expect(seenInTheBody.value == 0, "not recorded from the queue")
-        #expect(heard.value.map(\.problem.kind) == [.captiveDependency])
-        #expect(heard.value.map(\.onTheTestsTask) == [true], "recorded on the test's task, where it is the test's")
+        #expect(inTheBody == 0, "not recorded from the queue")
+        #expect(heard.map(\.problem.kind) == [.captiveDependency])
+        #expect(heard.map(\.onTheTestsTask) == [true], "recorded on the test's task, where it is the test's")
     }
 
     @Test("A problem met in a Task the test left running, after its body returned, is a warning, and no test's")
@@ -211,7 +193,7 @@ private func inATestsWorld(
     func aNestedWorldReportsToItsTest() async {
         let (gate, open) = AsyncStream<Void>.makeStream()
         let keeper = Locked<Task<Void, Never>?>(nil)
-        let heard = await inATestsWorld(named: "outer") {
+        let (_, heard) = await hearing(named: "outer") {
             let inner = Container.Registrations.isolated(named: "inner") {
                 // Keeps the nested world alive after its body returned.
                 keeper.value = Task { for await _ in gate {} }
@@ -246,19 +228,9 @@ private func inATestsWorld(
         "A captive dependency met on prewarm's thread reaches the test when prewarm returns, on the test's task",
         .enabled(if: captiveChecks, "release builds look for none by default"))
     func fromPrewarmsThread() async {
-        let seenAfterPrewarm = Locked(-1)
-        let heard = Locked<[Bool]>([])
-        await TestsTask.$marked.withValue(true) {
-            await Container.Registrations.isolated(
-                named: "prewarm", fileID: #fileID, line: #line,
-                reportingProblems: { _ in heard.mutate { $0.append(TestsTask.marked) } }
-            ) {
-                await Container.prewarm(Container.routeHolder)
-                seenAfterPrewarm.value = heard.value.count
-            }
-        }
-        #expect(seenAfterPrewarm.value == 1, "recorded when prewarm returned, before the body did")
-        #expect(heard.value == [true])
+        let (inTheBody, heard) = await hearing(named: "prewarm") { await Container.prewarm(Container.routeHolder) }
+        #expect(inTheBody == 1, "recorded when prewarm returned, before the body did")
+        #expect(heard.map(\.onTheTestsTask) == [true])
     }
 
     @Test("An escape off every test's task tree is reported once for the run, naming every candidate, to no test")
