@@ -47,12 +47,22 @@ import Testing
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge) for what a world holds.
 ///
 /// A captive dependency met in the test's world, while `Container.Diagnostics.captiveDependencies` is `.warn`
-/// (the default in debug builds), is an issue of the test, with Forge's message, instead of a printed warning. So is
-/// an escaped resolution (`Container.Diagnostics.escapedResolutions`): work the test started outside its task tree
-/// (a `Task.detached`, a queue, a thread) that resolved, in the process's world, a factory the test overrides; it is
-/// recorded when the test's body returns. A problem that stops the process (a missing promise, a cycle) still stops
-/// it, with a message that names the test's world, and so the test; `Container.Diagnostics.verify` reports those
-/// beneath any root, as problems a test can check, and `tryResolve()` throws them for the factory it is called on.
+/// (the default in debug builds), is an issue of the test, with Forge's message, instead of a printed warning; so is
+/// a call of an `unimplemented` stand-in, and an escaped resolution through a lazy property of an object made outside
+/// the test, read in the test. Each is one issue per test, at the test's line: recorded at once when met on the
+/// test's own task tree (so `withKnownIssue` around the code sees it), when the test's body returns when met
+/// elsewhere (a queue the world was carried to), and a warning that belongs to no test when met after the body
+/// returned.
+///
+/// An escaped resolution off every test's task tree (a `Task.detached`, a queue, a thread that resolved, in the
+/// process's world, a factory a running test overrides) could have been started by any running test, so it fails
+/// none: the trait records it once for the run as an issue of no test (Swift Testing prints "Test «unknown» recorded
+/// an issue"), which fails the run, naming every test whose override it bypassed. A test that means to escape says so
+/// with `Container.Registrations.expectingEscapes`.
+///
+/// A problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
+/// world, and so the test; `Container.Diagnostics.verify` reports those beneath any root, as problems a test can
+/// check, and `tryResolve()` throws them for the factory it is called on.
 public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Whether a factory's live closure that runs in a test's world is an issue of the test.
     public enum Mode: Sendable, Equatable {
@@ -103,6 +113,7 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
+/// The trait's spellings on Swift Testing's `Trait`: `.isolatedRegistrations`, with a mode, registrations, or both.
 extension Trait where Self == IsolatedRegistrationsTrait {
     /// Runs each test in its own isolated world.
     public static var isolatedRegistrations: Self {

@@ -23,12 +23,20 @@ import XCTest
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge).
 ///
 /// A captive dependency met in the test's world, while `Container.Diagnostics.captiveDependencies` is `.warn`
-/// (the default in debug builds), fails the test with Forge's message instead of printing a warning. So does an
-/// escaped resolution (`Container.Diagnostics.escapedResolutions`): work the test started outside its task tree (a
-/// `Task.detached`, a queue, a thread) that resolved, in the process's world, a factory the test overrides; the
-/// failure is recorded after `tearDown`. A failure points at this file: corelibs XCTest gives no way to know where a
-/// test method is declared; the message names the test. A problem that stops the process (a missing promise, a
-/// cycle) still stops it, with a message that names the test's world, and so the test.
+/// (the default in debug builds), fails the test with Forge's message instead of printing a warning; so does a call of
+/// an `unimplemented` stand-in, and an escaped resolution through a lazy property of an object made outside the test,
+/// read in the test. Each fails the test once: at once when met on the test's thread and the tasks it starts, after
+/// `tearDown` when met elsewhere (a queue the world was carried to); met after the test returned, it is a warning
+/// that belongs to no test. A failure points at this file: corelibs XCTest gives no way to know where a test method
+/// is declared; the message names the test.
+///
+/// An escaped resolution off every test's task tree (a `Task.detached`, a queue, a thread that resolved, in the
+/// process's world, a factory the test overrides) could have been started by any test, so it fails none: it is a
+/// warning on standard error, once for the run, naming every test whose override it bypassed (XCTest fails a run only
+/// through a test). A test that means to escape says so with `Container.Registrations.expectingEscapes`.
+///
+/// A problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
+/// world, and so the test.
 ///
 /// A strict test case (``isStrict``) also fails a test whose world runs a factory's live closure: a mock the test
 /// forgot. See ``isStrict``.
@@ -48,8 +56,8 @@ open class IsolatedTestCase: XCTestCase {
     open var isStrict: Bool { false }
 
     /// Runs the test method, with its `setUp` and `tearDown`, inside a new isolated world named after the test. A
-    /// captive dependency met there, an escaped resolution of a factory it overrides, or, when ``isStrict``, a live
-    /// closure run there, fails the test.
+    /// captive dependency met there, a call of an unimplemented stand-in, an escape through a lazy property read
+    /// there, or, when ``isStrict``, a live closure run there, fails the test.
     override open func invokeTest() {
         let reportProblem: @Sendable (ResolutionError) -> Void = { XCTFail($0.description) }
         Container.Registrations.isolated(

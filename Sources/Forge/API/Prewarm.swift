@@ -40,9 +40,11 @@ extension SharedContainer {
     ///   instance whose creation overlaps a registration, a reset or a `pop()` in its world is not cached, because it
     ///   may have been made from what changed, and the first use makes it again.
     /// - **Problems.** A missing promise or a cycle stops the process with the message a first use would give. Under
-    ///   the `.isolatedRegistrations` trait, a captive dependency met here fails the test that awaited `prewarm`
-    ///   (one met by ``startPrewarming(_:)`` on a thread of its own belongs to no test). What
-    ///   an `AsyncThrowingFactory`'s closure throws is dropped: nothing is cached, and its first use tries again.
+    ///   the `.isolatedRegistrations` trait and in an `IsolatedTestCase`, a captive dependency met here is an issue of
+    ///   the test whose world it runs in: one met on a thread of Forge's is recorded when `prewarm` returns, on the
+    ///   test's task. One met by ``startPrewarming(_:)`` on a thread of its own is recorded when the test's body
+    ///   returns, and is a warning, belonging to no test, when met after the body returned. What an
+    ///   `AsyncThrowingFactory`'s closure throws is dropped: nothing is cached, and its first use tries again.
     /// - **Scopes.** It is meant for factories whose scope keeps an instance (`singleton`, `cached`, or a custom one
     ///   of those kinds). A `unique`, `graph` or `shared` factory's instance is made and let go of, which only
     ///   warms what its closure resolves; debug builds warn.

@@ -4,7 +4,8 @@ extension SharedContainer.Diagnostics {
     /// What Forge does when an instance made for a longer-lived scope resolves a factory of a shorter-lived one.
     public enum CaptiveDependencyPolicy: Sendable, Equatable {
         /// Writes the pair, with both declaration sites, scopes and the chain between them, to standard error, once
-        /// per pair.
+        /// per pair, in every build; in a test's world under ForgeTesting's trait or `IsolatedTestCase`, it is an issue
+        /// of that test instead, once per pair and test.
         case warn
         /// Stops the process with the same message.
         case stop
@@ -34,6 +35,11 @@ extension SharedContainer.Diagnostics {
     ///
     /// While it is on, every resolution takes Forge's slower path, which finds the instances being made around it.
     /// ``verify(fileID:line:_:)-51hkk`` reports captive dependencies whatever this says.
+    ///
+    /// Under `.warn`, a pair met in a test's world is that test's, whatever thread or task met it: recorded at once on
+    /// the test's own task tree, when the test's body returns when met elsewhere (a queue the world was carried to,
+    /// `prewarm`'s threads), and a warning when met after the body returned. The release builds' default, `.off`,
+    /// keeps them quiet; set `.warn` there and the warnings are written too.
     public static var captiveDependencies: CaptiveDependencyPolicy {
         get { CaptiveDependencies.policy }
         set { CaptiveDependencies.setPolicy(newValue) }

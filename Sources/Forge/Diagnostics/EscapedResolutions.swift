@@ -5,9 +5,10 @@ extension SharedContainer.Diagnostics {
     /// live isolated world (a test's) registered an override for it: work that left a test's task tree, and got the
     /// live service instead of the test's mock.
     public enum EscapedResolutionPolicy: Sendable, Equatable {
-        /// Reports it: an issue of each test whose override was bypassed, under ForgeTesting's trait and
-        /// `IsolatedTestCase`, recorded when the test's body returns; elsewhere a warning on standard error, once per
-        /// factory and world.
+        /// Reports it. Met on a test's own task tree (a lazy property read in the test), it is an issue of that test,
+        /// at once. Met off every test's task tree, no test can be shown to have started it: it is reported once for
+        /// the run, naming every test whose override it bypassed, as an issue of no test under ForgeTesting's trait,
+        /// and as a warning on standard error under `IsolatedTestCase` and outside tests. In every build.
         case warn
         /// Stops the process with the same message.
         case stop
@@ -26,15 +27,22 @@ extension SharedContainer.Diagnostics {
     /// starts elsewhere (`Task.detached`, a dispatch queue, a thread, a callback delivered on another queue, a lazy
     /// property of an object made outside the test) resolves in the process's world. While an isolated world lives
     /// and overrides the factory such work resolves, the resolution is reported, naming the factory, where it was
-    /// declared, each world whose override it bypassed, and how to carry the world
+    /// declared, the factories whose closures reached it (where Forge records chains: in debug builds), each world
+    /// whose override it bypassed, and how to carry the world
     /// (``SharedContainer/Registrations/capture(fileID:line:)``).
     ///
     /// A world watches while the body of its `Container.Registrations.isolated` call (a test's, under the trait)
-    /// runs: a resolution after its test returned is no part of that test. Forge cannot tell which test started the
-    /// work: when several live worlds override the factory, each one is named.
+    /// runs: a resolution after its test returned is no part of that test.
     ///
-    /// A lazy property resolves in its owner's world: one whose owner was made outside a test's world, read in the
-    /// test, is reported as an escape from that test's world alone, if the test overrides the factory.
+    /// Forge fails a test only for an escape it can show is that test's. A lazy property resolves in its owner's
+    /// world: one whose owner was made outside a test's world, read in the test, is an escape from that test's world
+    /// alone, if the test overrides the factory, and an issue of that test, recorded at once. Work off every test's
+    /// task tree could have been started by any running test, one that does not override the factory included: its
+    /// escape fails no test, and is reported once for the run (however many tests override the factory, whatever
+    /// the timing), naming every test whose override it bypassed. Under ForgeTesting's trait it is recorded as an
+    /// issue of no test, which fails the run once; under `IsolatedTestCase` (XCTest fails a run only through a test)
+    /// and outside tests, it is a warning. A test that means to escape says so with ForgeTesting's
+    /// `Container.Registrations.expectingEscapes`, which looks for escapes whatever this says.
     ///
     /// Resolutions that use the process's world on purpose are not reported: those made in a Swift Testing test
     /// that runs without the trait, in its own task tree (once ForgeTesting's trait has run in the process: the

@@ -3,13 +3,13 @@ internal import CForge
 
 extension SharedContainer.Diagnostics {
     /// A wiring mistake ``verify(fileID:line:_:)-51hkk`` found: a missing promise, a circular dependency, nesting too
-    /// deep, or a captive dependency, each with its chain.
+    /// deep, or a captive dependency, each with its chain, or a call of an `unimplemented` stand-in.
     public typealias Problem = ResolutionError
 
     /// What ``verify(fileID:line:_:)-51hkk`` found.
     public struct VerificationReport: Sendable, CustomStringConvertible {
-        /// Every problem found, in the order met: the captive dependencies, and the first problem that would have
-        /// stopped the process, if any (the resolution ended there).
+        /// Every problem found, in the order met: the captive dependencies and the calls of `unimplemented` stand-ins,
+        /// and the first problem that would have stopped the process, if any (the resolution ended there).
         public let problems: [Problem]
 
         /// "no problems", or each problem's whole message, numbered: readable in a test failure.
@@ -24,8 +24,9 @@ extension SharedContainer.Diagnostics {
     /// Resolves what `body` resolves in an isolated world of its own, on a thread of its own, and reports every
     /// wiring mistake under it instead of stopping the process: missing promises, circular dependencies (found
     /// whether or not ``detectsCycles`` is on), nesting too deep and captive dependencies (whatever
-    /// ``captiveDependencies`` says), each with its chain. A problem that a `tryResolve()` in the graph throws is its
-    /// closure's to handle, and is not in the report.
+    /// ``captiveDependencies`` says), each with its chain, and calls of `unimplemented` stand-ins. A problem met on
+    /// its thread or in its tasks while it runs goes to the report, not to a test around it. A problem that a
+    /// `tryResolve()` in the graph throws is its closure's to handle, and is not in the report.
     ///
     /// ```swift
     /// @Test func theAppIsWired() {
@@ -37,9 +38,10 @@ extension SharedContainer.Diagnostics {
     /// The world starts from the registrations in force where you call it, the process's world included, so
     /// register what a test would (mocks, promised factories' implementations) before you call it. What `body`
     /// makes stays in that world: the caller's scopes are untouched, but for a lazy property of an object made before
-    /// the call, which resolves in its owner's world. (Work that `body` starts and that outlives a
-    /// failing `verify` resolves in the process's world while no other isolated world is live: the ended world no
-    /// longer counts. Verify bodies that finish their work before they return.)
+    /// the call, which resolves in its owner's world. (Work that `body` starts and that outlives a failing `verify`
+    /// resolves, if it carries the world with ``SharedContainer/Registrations/capture(fileID:line:)``, in a world of
+    /// its own; otherwise in the ended world, which keeps no instance it makes, while another isolated world lives,
+    /// and in the process's world while none does. Verify bodies that finish their work before they return.)
     ///
     /// A problem that would stop the process ends the resolution there: the report has it and every captive
     /// dependency met before it. The closures above it cannot throw, so the resolution cannot return through them:
@@ -57,9 +59,11 @@ extension SharedContainer.Diagnostics {
     /// When it returns, nothing of it slows the process: its world ends, even when the parked thread still holds it.
     ///
     /// To find the problems of several roots, verify each root on its own. A problem met on another thread that
-    /// `body` starts stops the process, as it would outside `verify`. A captive dependency met in a task it starts
-    /// is reported; one met on a thread or a dispatch queue it starts goes by ``captiveDependencies``, as outside
-    /// `verify`. So does what its work meets after `verify` returned.
+    /// `body` starts stops the process, as it would outside `verify`. A captive dependency or an `unimplemented` call
+    /// met in a task it starts, while `verify` runs, is reported; one met on a thread or a dispatch queue it starts, or
+    /// by its work after `verify` returned, goes where it would outside `verify`: it is looked for as
+    /// ``captiveDependencies`` says, and is an issue of the test whose world it runs in (`verify`'s world reports to
+    /// the test around it), or a warning.
     /// `body` must not need the calling thread (it waits), nor the main actor if you call this from it: for a
     /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-4il86``. Call it after
     /// `registerAllServices()` (in a test, say), not inside it: what it registers is not in force yet.
@@ -94,7 +98,7 @@ extension SharedContainer.Diagnostics {
     ///
     /// A `@MainActor` body, or a `@MainActor` factory's closure, runs on the main actor, which cannot be parked.
     /// What `verify` reports from there:
-    /// - captive dependencies, wherever they are met;
+    /// - captive dependencies and calls of `unimplemented` stand-ins, wherever they are met;
     /// - every problem beneath an async factory the main-actor code awaits: that factory's closure runs on
     ///   `verify`'s thread.
     ///

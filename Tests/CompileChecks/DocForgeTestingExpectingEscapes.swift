@@ -1,0 +1,27 @@
+// swift-version: 6
+// expect: clean
+// ForgeTesting.md's sample of a test that means its work to escape: a model whose work escapes on a detached task
+// first, then the sample verbatim.
+import Forge
+import ForgeTesting
+import Testing
+
+protocol APIClient: Sendable { func fetch() -> [String] }
+final class LiveAPI: APIClient { func fetch() -> [String] { ["live"] } }
+final class MockAPI: APIClient { func fetch() -> [String] { ["mock"] } }
+extension Container {
+    static let api = Factory<any APIClient> { LiveAPI() }
+}
+
+final class FeedModel: Sendable {
+    func refreshInBackground() async {
+        _ = await Task.detached { Container.api().fetch() }.value
+    }
+}
+
+// The sample of Sources/ForgeTesting/ForgeTesting.docc/ForgeTesting.md, from here to the end.
+@Test(.isolatedRegistrations) func refreshesInTheBackground() async {
+    Container.api.register { MockAPI() }
+    let model = FeedModel()   // resolves Container.api in a Task.detached, which refreshInBackground() awaits
+    await Container.Registrations.expectingEscapes { await model.refreshInBackground() }
+}
