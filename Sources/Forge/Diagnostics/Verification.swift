@@ -58,12 +58,12 @@ extension SharedContainer.Diagnostics {
     ///
     /// When it returns, nothing of it slows the process: its world ends, even when the parked thread still holds it.
     ///
-    /// To find the problems of several roots, verify each root on its own. A problem met on another thread that
-    /// `body` starts stops the process, as it would outside `verify`. A captive dependency or an `unimplemented` call
-    /// met in a task it starts, while `verify` runs, is reported; one met on a thread or a dispatch queue it starts, or
-    /// by its work after `verify` returned, goes where it would outside `verify`: it is looked for as
-    /// ``captiveDependencies`` says, and is an issue of the test whose world it runs in (`verify`'s world reports to
-    /// the test around it), or a warning.
+    /// To find the problems of several roots, verify each root on its own. A problem that would stop the process,
+    /// met in a task (`Task { }`) or on another thread that `body` starts, stops it, as it would outside `verify`. A
+    /// captive dependency or an `unimplemented` call met in a task it starts, while `verify` runs, is reported; one
+    /// met on a thread or a dispatch queue it starts, or by its work after `verify` returned, goes where it would
+    /// outside `verify`: it is looked for as ``captiveDependencies`` says, and is an issue of the test whose world it
+    /// runs in (`verify`'s world reports to the test around it), or a warning.
     /// `body` must not need the calling thread (it waits), nor the main actor if you call this from it: for a
     /// `@MainActor` root, use the async form, ``verify(fileID:line:_:)-4il86``. Call it after
     /// `registerAllServices()` (in a test, say), not inside it: what it registers is not in force yet.
@@ -91,10 +91,18 @@ extension SharedContainer.Diagnostics {
     /// }
     /// ```
     ///
-    /// `body` and the nonisolated async code it awaits (async factories' closures, and the plain factories they
-    /// resolve) run on threads of `verify`'s own, its task executor's: a problem met there ends the resolution, is
-    /// reported, and leaves that one thread parked, never one of Swift's cooperative threads or the main thread.
+    /// `body`, the child tasks it starts (`async let`, a task group's children) and the nonisolated async code they
+    /// await (async factories' closures, and the plain factories they resolve) run on threads of `verify`'s own, its
+    /// task executor's: a problem met there ends the resolution, is reported, and leaves that one thread parked,
+    /// never one of Swift's cooperative threads or the main thread.
     /// In an async function, `verify { }` is this form (top-level code picks the synchronous one).
+    ///
+    /// An unstructured task that `body` starts, a `Task { }`, is no child task: Swift gives it `body`'s task-locals
+    /// but not its task executor, so its nonisolated code runs on Swift's cooperative threads, which `verify` must
+    /// not park. A problem met there (a promise missing beneath a plain factory it resolves, say) stops the process,
+    /// with a message that says so; await such work with `async let` or in a task group instead. (A cached, shared
+    /// or singleton async factory that it awaits is still made on `verify`'s threads: a problem beneath it is
+    /// reported.)
     ///
     /// A `@MainActor` body, or a `@MainActor` factory's closure, runs on the main actor, which cannot be parked.
     /// What `verify` reports from there:
@@ -169,6 +177,18 @@ final class Verification: Sendable {
 
     /// Whether neither the body returned nor a problem ended the resolution.
     var isRunning: Bool { state.reading { $0.isRunning } }
+
+    /// Whether the current task prefers this verification's executor, as an async body's task and its child tasks
+    /// (`async let`, a task group's) do. An unstructured task that the body starts (`Task { }`) does not: Swift
+    /// copies it the body's task-locals, ``inTask`` included, but not its task executor preference (SE-0417), and
+    /// runs it on Swift's global executor.
+    var currentTaskPrefersItsExecutor: Bool {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            let executor = executor as? VerificationExecutor
+        else { return false }
+        let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+        return preferred == executor.asUnownedTaskExecutor()
+    }
 
     private init(world: World, executor: (AnyObject & Sendable)? = nil) {
         self.world = world

@@ -2,7 +2,9 @@
 
 /// Runs the jobs of an async ``SharedContainer/Diagnostics/verify(fileID:line:_:)-4il86`` body on threads of its
 /// own, so that a problem met in a closure that cannot throw parks one of them (``Verification/abandon(with:)``),
-/// never one of Swift's cooperative threads.
+/// never one of Swift's cooperative threads: the jobs of the tasks that prefer it, the body's task, its child tasks
+/// and the creations ``Verification/startTask(_:)`` starts. An unstructured task that the body starts
+/// (`Task { }`) does not prefer it (SE-0417): its jobs go to Swift's global executor.
 ///
 /// It starts a thread when a job comes and none is idle: one thread runs the body, and another starts only while
 /// every one of them is busy, such as when a factory's closure blocks until a task it started makes an async

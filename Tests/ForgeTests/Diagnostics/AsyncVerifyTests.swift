@@ -53,6 +53,8 @@ extension Container {
     fileprivate static let coordinator = MainActorFactory(scope: .singleton) { Coordinator([sessionLeaf()]) }
     /// A main-actor root that resolves a plain promise on the main thread.
     fileprivate static let coordinatorOfPromise = MainActorFactory { Coordinator([promisedLeaf()]) }
+    /// A plain factory with a plain promise beneath: branchOfPromise -> promisedLeaf.
+    fileprivate static let branchOfPromise = Factory { Branch(promisedLeaf()) }
 }
 
 extension Container {
@@ -159,6 +161,35 @@ private let afterVerify = DispatchSemaphore(value: 0)
         #expect(text.contains("met this after the verify had ended"))
     }
 
+    /// Swift gives an unstructured task no task executor preference (SE-0417): what its code meets is met on one of
+    /// Swift's cooperative threads, which verify must not park.
+    @Test("A problem met in a Task { } that the body starts stops the process, saying why and what to do")
+    func aProblemInAnUnstructuredTaskStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await Container.Diagnostics.verify { _ = await Task { Container.branchOfPromise() }.value }
+        }
+        let text = standardError(result)
+        #expect(text.contains("Factory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
+        #expect(text.contains("in an unstructured task (a Task { }) that its body started"))
+        #expect(text.contains("(async let, or a task group) instead, or check it in an exit test"))
+        #expect(!text.contains("the main actor's"))
+    }
+
+    /// The same promise, awaited in a child task of the body: on verify's threads, and reported.
+    @Test func verifyReportsAProblemMetInAnAsyncLet() async {
+        let report = await Container.Diagnostics.verify {
+            async let branch = Container.branchOfPromise()
+            _ = await branch
+        }
+        #expect(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
+    }
+
+    /// A cached async factory's creation is a task that Forge starts with verify's executor, wherever it is awaited.
+    @Test func verifyReportsAProblemBeneathAScopedAsyncFactoryThatATaskAwaits() async {
+        let report = await Container.Diagnostics.verify { _ = await Task { await Container.asyncRoot() }.value }
+        #expect(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
+    }
+
     @Test func verifyOfAWiredAsyncRootReportsNothing() async {
         let report = await Container.Diagnostics.verify { _ = await Container.wiredAsyncRoot() }
         #expect(report.problems.isEmpty, "\(report)")
@@ -182,7 +213,8 @@ private let afterVerify = DispatchSemaphore(value: 0)
         }
         let text = standardError(result)
         #expect(text.contains("Factory<Leaf> (ForgeTests/AsyncVerifyTests.swift:"))
-        #expect(text.contains("met this on a thread it does not own"))
+        #expect(text.contains("met this on a thread it does not own (the main actor's"))
+        #expect(!text.contains("Task { }"))
     }
 
     /// Three failing async verifies on a machine with two cores: had they parked threads of Swift's cooperative pool,
