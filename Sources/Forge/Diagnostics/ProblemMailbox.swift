@@ -54,8 +54,10 @@ final class ProblemMailbox: Sendable {
     /// Takes `problem` in, once per ``ResolutionError/identity``: to record now, kept for the body's return, or late.
     func take(_ problem: ResolutionError, onTheTestsTaskTree: Bool) -> Intake {
         state.withLock { state in
+            // Delivered to the test already: the same problem met again, even after the body, is not news.
+            guard !state.delivered.contains(problem.identity) else { return .done }
             guard state.isOpen else { return .late }
-            guard state.delivered.insert(problem.identity).inserted else { return .done }
+            state.delivered.insert(problem.identity)
             guard onTheTestsTaskTree else {
                 state.pending.append(problem)
                 return .done

@@ -116,8 +116,8 @@ extension World {
     /// (a test's), or the enclosing world's. With `fromRegistrationsInForce` (for `verify`), it starts from the
     /// registrations in force in the current world, even the process's, rather than from its baseline. With
     /// `watchingForEscapes` (for `Registrations.isolated`), resolutions in the process's world that bypass its
-    /// overrides are escapes (``EscapedResolutions``) until ``endWatching()``. It is `strict` (a factory's live closure
-    /// run in it is a problem), or as strict as the current world when `strict` is `nil`.
+    /// overrides are escapes (``EscapedResolutions``) until ``stopWatching()``. It is `strict` (a factory's live
+    /// closure run in it is a problem), or as strict as the current world when `strict` is `nil`.
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
         mailbox: ProblemMailbox? = nil, fromRegistrationsInForce: Bool = false,

@@ -93,9 +93,9 @@ final class World: Sendable {
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
-    /// freed, so that a world read under that lock is alive (``recordEscape(of:stopping:)``). Held across `fork()`
-    /// after the process's world, so that a child can make and end worlds: it is taken before an isolated world's lock
-    /// and a slot's, never under a Forge lock.
+    /// freed, so that a world read under that lock is alive (``escapeCandidates(of:readBy:againstBaseline:)``). Held
+    /// across `fork()` after the process's world, so that a child can make and end worlds: it is taken before an
+    /// isolated world's lock and a slot's, never under a Forge lock.
     private static let live = Locked<[ObjectIdentifier: Unmanaged<World>]>([:], heldAcrossForkWithRank: 0)
 
     init(
