@@ -115,8 +115,9 @@ private func hearing(
     @Test(
         "Each kind of problem a world meets, on each path: heard once, at once on the test's tree, else at the end",
         arguments: RouteKind.allCases, RoutePath.allCases)
-    func eachKindOnEachPath(kind: RouteKind, path: RoutePath) async throws {
-        try #require(kind != .captive || captiveChecks, "release builds look for no captive dependency by default")
+    func eachKindOnEachPath(kind: RouteKind, path: RoutePath) async {
+        // Release builds look for no captive dependency by default: nothing to hear.
+        guard kind != .captive || captiveChecks else { return }
         let factory = kind.factory
         let (inTheBody, heard) = await hearing(named: "\(kind) \(path)", strict: kind == .live) {
             switch path {
