@@ -3,6 +3,7 @@
 import Testing
 import XCTest
 
+/// What ForgeTesting adds to Forge's registrations: `expectingEscapes`, for a test that means its work to escape.
 extension SharedContainer.Registrations {
     /// Runs `body`, in which the test means work to escape its world: an escaped resolution that bypasses the test's
     /// world meanwhile is absorbed, and the test fails if none happens.

@@ -25,9 +25,11 @@ echo "== symbol graphs" >&2
 # when it rebuilds that module, so an incremental one can leave ForgeTesting's out). A scratch path of its own keeps
 # the test build's products apart. The command exits with an error for the test-discovery modules SwiftPM
 # generates, which have no graph to give: what counts is that Forge's and ForgeTesting's graphs are written, which
-# the copies below check.
+# the copies below check. Extension blocks are emitted, so that what a module adds to another module's types
+# (ForgeTesting's `expectingEscapes` on Forge's `Registrations`, its spellings on Swift Testing's `Trait`) gets a page.
 log="$out/dump-symbol-graph.log"
 written=$( (swift package --scratch-path "$out/build" dump-symbol-graph --minimum-access-level public \
+    --emit-extension-block-symbols \
     2> "$log" || true) | sed -n 's/^Files written to //p')
 [[ -d "$written" ]] || { cat "$log" >&2; echo "swift package dump-symbol-graph wrote no symbol graphs" >&2; exit 1; }
 cp "$written"/Forge.symbols.json "$written"/Forge@*.symbols.json "$graphs/Forge/"
