@@ -113,6 +113,7 @@ extension SharedContainer.Diagnostics {
     /// The world a `verify` at `fileID`:`line` runs in, from the registrations in force; stops the process when
     /// called inside `registerAllServices()`.
     private static func verificationWorld(fileID: StaticString, line: UInt) -> World {
+        FastPathWord.stopIfForkedChild()  // before AutoRegistration's lock
         if AutoRegistration.isRunningOnThisThread {
             Report.misuse(
                 "Container.Diagnostics.verify (\(fileID):\(line))",
@@ -164,7 +165,7 @@ final class Verification: Sendable {
     }
 
     /// Whether neither the body returned nor a problem ended the resolution.
-    var isRunning: Bool { state.reading { $0.isRunning } }
+    var isRunning: Bool { state.withLock { $0.isRunning } }
 
     private init(world: World, executor: (AnyObject & Sendable)? = nil) {
         self.world = world
@@ -200,7 +201,7 @@ final class Verification: Sendable {
         }
         while true {
             let ticket = Parking.ticket()
-            if verification.state.reading({ $0.isFinished }) { break }
+            if verification.state.withLock({ $0.isFinished }) { break }
             Parking.wait(ticket)
         }
         WaitsFor.forget(ObjectIdentifier(verification))
@@ -237,7 +238,7 @@ final class Verification: Sendable {
     /// Stops counting it, ends its world if a problem parked its thread, and returns what it recorded.
     private func end() -> [ResolutionError] {
         CaptiveDependencies.verifying(-1)
-        let (problems, wasAbandoned) = state.reading { ($0.problems, $0.wasAbandoned) }
+        let (problems, wasAbandoned) = state.withLock { ($0.problems, $0.wasAbandoned) }
         if wasAbandoned { world.end() }
         return problems
     }
