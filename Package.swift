@@ -27,6 +27,9 @@ let package = Package(
             name: "ModularApp", dependencies: ["Forge", "ModularNetworking", "ModularCheckout"],
             path: "Examples/ModularApp/App"),
         .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTesting"]),
+        // A program that forks while it has one thread, which ForkTests runs (not linked: a test process has several
+        // threads, and its child could not use Forge).
+        .executableTarget(name: "fork-from-one-thread", dependencies: ["Forge"], path: "Tests/ForkFromOneThread"),
         .testTarget(name: "ForgeXCTests", dependencies: ["Forge", "ForgeTesting"]),
         // Factory 1.x's README samples verbatim, `static var session = Cached()` included, in Swift 5 mode.
         .testTarget(

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -30,64 +31,42 @@ static void forge_check(int error, const char *what) {
 /// 0 is an unlocked word on every platform (`OS_UNFAIR_LOCK_INIT` on Apple's).
 void forge_lock_init(uint32_t *word) { __c11_atomic_store((_Atomic(uint32_t) *)word, 0, __ATOMIC_RELEASE); }
 
-// MARK: Fork generation, and the locks held across a fork
+// MARK: The rule for a child of fork()
+//
+// After `fork()` in a multithreaded process, POSIX allows the child only async-signal-safe calls until it calls
+// `exec`: the child has only the thread that forked, and what the other threads held at that instant (a Forge lock,
+// a creation under way, the Swift runtime's and Dispatch's own state) stays held, or half-changed, for good. Forge
+// follows Dispatch and the Swift concurrency runtime, which support no such child: the prepare handler tells whether
+// the parent has other threads, and the child handler then sets `forge_forked_child`, which stops the child's first
+// call into Forge (`FastPathWord`). A child of a single-threaded parent goes on as its parent would have.
 
-_Atomic(uint32_t) forge_fork_generation_value = 1;
+/// Whether the process had more than one thread when it last prepared to fork: written by the prepare handler, read
+/// by the child's. Atomic, so that two threads forking at once stay defined (each then writes `true`).
+static _Atomic(bool) forkingWithOtherThreads = false;
+
+/// Whether the process has threads besides the calling one (platform branches below).
+static bool forge_has_other_threads(void);
+
+static void forge_fork_prepare(void) {
+    __c11_atomic_store(&forkingWithOtherThreads, forge_has_other_threads(), __ATOMIC_RELAXED);
+}
 
 /// Runs in the child of every `fork()`, on its only thread.
-static void forge_forked_child(void);
-
-enum { forkLockCapacity = 8 };
-static _Atomic(uintptr_t) forkLocks[forkLockCapacity];
-static _Atomic(int) forkLockRanks[forkLockCapacity];
-static _Atomic(int) forkLockCount = 0;
-
-void forge_hold_across_fork(uint32_t *word, int rank) {
-    int index = __c11_atomic_fetch_add(&forkLockCount, 1, __ATOMIC_RELAXED);
-    if (index >= forkLockCapacity) {
-        fprintf(stderr, "Forge: more than %d locks to hold across fork(). Please report this.\n", forkLockCapacity);
-        abort();
+static void forge_fork_child(void) {
+    if (__c11_atomic_load(&forkingWithOtherThreads, __ATOMIC_RELAXED)) {
+        __c11_atomic_fetch_or(&forge_resolution_flags.value, forge_forked_child, __ATOMIC_SEQ_CST);
     }
-    __c11_atomic_store(&forkLockRanks[index], rank, __ATOMIC_RELAXED);
-    __c11_atomic_store(&forkLocks[index], (uintptr_t)word, __ATOMIC_RELEASE);  // a lock registered mid-fork is skipped
 }
 
-/// The held locks, by rank then registration, as `forge_fork_prepare` takes them. Returns how many.
-static int forge_fork_locks(uint32_t *locks[forkLockCapacity]) {
-    int count = 0;
-    int registered = __c11_atomic_load(&forkLockCount, __ATOMIC_RELAXED);
-    if (registered > forkLockCapacity) registered = forkLockCapacity;
-    for (int rank = 0; rank <= 1; rank++) {
-        for (int index = 0; index < registered; index++) {
-            uint32_t *word = (uint32_t *)__c11_atomic_load(&forkLocks[index], __ATOMIC_ACQUIRE);
-            if (word != NULL && __c11_atomic_load(&forkLockRanks[index], __ATOMIC_RELAXED) == rank) {
-                locks[count++] = word;
-            }
-        }
-    }
-    return count;
-}
-
-/// The locks `forge_fork_prepare` took, which the parent and child handlers release: exactly those, not the ones
-/// registered since (a lazily made table whose first use came while prepare waited). A process runs one fork's
-/// handlers at a time, so one list serves.
-static uint32_t *forkTakenLocks[forkLockCapacity];
-static int forkTakenCount = 0;
-
-/// Forge never waits for anything while it holds a lock, so each of these is released soon.
-static void forge_fork_prepare(void) {
-    forkTakenCount = forge_fork_locks(forkTakenLocks);
-    for (int index = 0; index < forkTakenCount; index++) forge_lock_lock(forkTakenLocks[index]);
-}
-
-static void forge_fork_parent(void) {
-    for (int index = forkTakenCount - 1; index >= 0; index--) forge_lock_unlock(forkTakenLocks[index]);
-}
-
-/// In the child: the locks the prepare handler took are free again. Set rather than unlocked: an `os_unfair_lock`
-/// belongs to a thread the child does not have.
-static void forge_fork_child_release(void) {
-    for (int index = 0; index < forkTakenCount; index++) forge_lock_init(forkTakenLocks[index]);
+void forge_stop_in_forked_child(void) {
+    forge_write_standard_error(
+        "Forge: this process is a child of fork() whose parent had more than one thread, and it called Forge. After "
+        "fork() in a multithreaded process, POSIX allows only async-signal-safe calls until exec: the child has only "
+        "the thread that forked, and what the other threads held at that instant (locks, Forge's state, the Swift "
+        "runtime's) stays as it was. Forge, like Dispatch and the Swift concurrency runtime, does not support such a "
+        "child, and stops it. Call exec in the child (posix_spawn, or Foundation's Process, starts a program that "
+        "way), or fork before starting any thread.\n");
+    abort();
 }
 
 // MARK: Threads
@@ -116,7 +95,7 @@ void forge_set_thread_object(void *object, void (*release)(void *)) {
 
 __attribute__((constructor)) static void forge_load(void) {
     forge_check(pthread_key_create(&threadObjectKey, forge_thread_object_exit), "pthread_key_create");
-    forge_check(pthread_atfork(forge_fork_prepare, forge_fork_parent, forge_forked_child), "pthread_atfork");
+    forge_check(pthread_atfork(forge_fork_prepare, NULL, forge_fork_child), "pthread_atfork");
 }
 
 /// What `forge_thread_start` hands the new thread.
@@ -158,32 +137,12 @@ void forge_block_forever(void) {
 
 #if defined(__linux__)
 
-// MARK: Locks (Linux: a futex word that knows which process generation took it, and whether to change the state)
+// MARK: Locks (Linux: a futex word)
 //
-// The word is 0 when the lock is free. Otherwise its low two bits are 1 (held) or 2 (held, and a thread may be
-// waiting), the third bit says whether the holder may change the state the lock guards, and the bits above hold
-// the fork generation of the holder (CForge.h). A child of `fork()` has only the thread that forked, which holds no
-// Forge lock (Forge never calls out while it holds one), so a word from an older generation belongs to a thread
-// the child does not have. If that thread only read, the child takes the lock over instead of waiting forever; if
-// it may have been writing, what the lock guards may be half-written (a dictionary caught mid-insert), and the
-// child stops with a message rather than crash on it, or loop forever in it.
+// The word is 0 when the lock is free, 1 when it is held, and 2 when it is held and a thread may be waiting, so
+// that the unlock wakes one (CForge.h).
 
-enum {
-    held = forge_lock_held,
-    contended = forge_lock_contended,
-    stateBits = 3u,
-    ownerBits = stateBits | forge_lock_writing,
-};
-
-static void forge_stop_on_half_written_state(void) {
-    forge_write_standard_error(
-        "Forge: this process is a child of fork(), and when its parent forked, another thread of the parent was "
-        "changing Forge's state that this child now needs (registrations, a scope's instances or a creation under "
-        "way). That thread does not exist here, and the state may be half-written, so Forge stops rather than use "
-        "it. Fork before other threads use Forge, or call exec in the child: after fork() in a multithreaded "
-        "process, POSIX allows only async-signal-safe calls until exec.\n");
-    abort();
-}
+enum { held = forge_lock_held, contended = forge_lock_contended };
 
 static long forge_futex(_Atomic(uint32_t) *word, int operation, uint32_t value) {
     return syscall(SYS_futex, (uint32_t *)word, operation, value, NULL, NULL, 0);
@@ -197,44 +156,21 @@ static inline void forge_pause(void) {
 #endif
 }
 
-void forge_lock_wait(_Atomic(uint32_t) *word, uint32_t mine) {
-    uint32_t generation = mine & ~ownerBits;
+void forge_lock_wait(_Atomic(uint32_t) *word) {
     // Spin a little first: Forge holds its locks for a few instructions.
     for (int spin = 0; spin < 100; spin++) {
         uint32_t free = 0;
         if (__c11_atomic_load(word, __ATOMIC_RELAXED) == 0 &&
-            __c11_atomic_compare_exchange_weak(word, &free, mine | held, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            __c11_atomic_compare_exchange_weak(word, &free, held, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
             return;
         }
         forge_pause();
     }
-    while (true) {
-        uint32_t seen = __c11_atomic_load(word, __ATOMIC_RELAXED);
-        if (seen != 0 && (seen & ~ownerBits) != generation) {
-            // Held by a thread that did not survive a fork.
-            if ((seen & forge_lock_writing) != 0) forge_stop_on_half_written_state();
-            // It only read: what the lock guards is whole. Take it over.
-            if (__c11_atomic_compare_exchange_strong(word, &seen, mine | contended, __ATOMIC_ACQUIRE,
-                                                     __ATOMIC_RELAXED)) {
-                return;
-            }
-            continue;
-        }
-        if (seen == 0) {
-            // Free. Mark it contended: others may wait.
-            if (__c11_atomic_compare_exchange_strong(word, &seen, mine | contended, __ATOMIC_ACQUIRE,
-                                                     __ATOMIC_RELAXED)) {
-                return;
-            }
-            continue;
-        }
-        if ((seen & stateBits) == held &&
-            !__c11_atomic_compare_exchange_strong(word, &seen, (seen & ~stateBits) | contended, __ATOMIC_RELAXED,
-                                                  __ATOMIC_RELAXED)) {
-            continue;
-        }
-        // Returns at once if the word changed.
-        forge_futex(word, FUTEX_WAIT_PRIVATE, (seen & ~stateBits) | contended);
+    forge_stop_if_forked_child();  // the holder may be a thread this child does not have
+    // Marked contended, so that the holder's unlock wakes a waiter; taken when the lock was free. The wait returns
+    // at once if the word changed.
+    while (__c11_atomic_exchange(word, contended, __ATOMIC_ACQUIRE) != 0) {
+        forge_futex(word, FUTEX_WAIT_PRIVATE, contended);
     }
 }
 
@@ -244,30 +180,61 @@ void forge_lock_wake(_Atomic(uint32_t) *word) { forge_futex(word, FUTEX_WAKE_PRI
 
 static _Atomic(uint32_t) parkSequence = 0;
 
-uint32_t forge_park_ticket(void) { return __c11_atomic_load(&parkSequence, __ATOMIC_SEQ_CST); }
+uint32_t forge_park_ticket(void) {
+    forge_stop_if_forked_child();
+    return __c11_atomic_load(&parkSequence, __ATOMIC_SEQ_CST);
+}
 
 void forge_park_wait(uint32_t ticket) { forge_futex(&parkSequence, FUTEX_WAIT_PRIVATE, ticket); }
 
 void forge_park_wake_all(void) {
+    forge_stop_if_forked_child();
     __c11_atomic_fetch_add(&parkSequence, 1, __ATOMIC_SEQ_CST);
     forge_futex(&parkSequence, FUTEX_WAKE_PRIVATE, INT_MAX);
 }
 
-static void forge_forked_child(void) {
-    forge_fork_child_release();
-    __c11_atomic_fetch_add(&forge_fork_generation_value, 1, __ATOMIC_RELAXED);
+// MARK: Threads of the process (Linux: the num_threads field of /proc/self/stat)
+
+/// Read with system calls into a buffer on the stack, allocating nothing: `fork()` may be called from a signal
+/// handler, where allocating is unsafe. Where /proc cannot be read, Forge cannot tell, and answers `false`: it stops
+/// no child it cannot tell is one of a multithreaded parent.
+static bool forge_has_other_threads(void) {
+    char text[1024];
+    int file = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (file < 0) return false;
+    size_t length = 0;
+    while (length < sizeof text - 1) {
+        ssize_t count = read(file, text + length, sizeof text - 1 - length);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        length += (size_t)count;
+    }
+    close(file);
+    text[length] = 0;
+    // "pid (name) state ppid …": the name may hold spaces and parentheses, so fields are counted after its last ')'.
+    // num_threads is field 20: the 18th space after that parenthesis starts it.
+    const char *field = strrchr(text, ')');
+    for (int index = 3; field != NULL && index <= 20; index++) field = strchr(field + 1, ' ');
+    if (field == NULL) return false;
+    long threads = 0;
+    for (const char *digit = field + 1; *digit >= '0' && *digit <= '9'; digit++) {
+        threads = threads * 10 + (*digit - '0');
+    }
+    return threads > 1;
 }
 
 #elif defined(__APPLE__)
 
 // MARK: Locks (Apple platforms: os_unfair_lock, which has the same 32-bit layout)
 //
-// Compile-checked on Linux (Tests/CForgeApple/check.sh, with a stand-in os/lock.h); never built or run on an Apple
-// platform. A child of `fork()` that needs a lock another thread held at the fork waits for it forever here; on
-// Linux it takes over one held to read, and stops with a message on one held to change the state.
+// Compile-checked on Linux (Tests/CForgeApple/check.sh, with stand-ins for os/lock.h and pthread.h); never built or
+// run on an Apple platform.
 
-void forge_lock_lock(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }
-void forge_lock_lock_reading(uint32_t *word) { os_unfair_lock_lock((os_unfair_lock *)word); }
+void forge_lock_lock(uint32_t *word) {
+    if (os_unfair_lock_trylock((os_unfair_lock *)word)) return;
+    forge_stop_if_forked_child();  // the holder may be a thread this child does not have
+    os_unfair_lock_lock((os_unfair_lock *)word);
+}
 void forge_lock_unlock(uint32_t *word) { os_unfair_lock_unlock((os_unfair_lock *)word); }
 
 // MARK: Parking (Apple platforms: a mutex and a condition around one sequence number)
@@ -277,6 +244,7 @@ static pthread_cond_t parkCondition = PTHREAD_COND_INITIALIZER;
 static uint32_t parkSequence = 0;
 
 uint32_t forge_park_ticket(void) {
+    forge_stop_if_forked_child();
     forge_check(pthread_mutex_lock(&parkMutex), "pthread_mutex_lock");
     uint32_t ticket = parkSequence;
     forge_check(pthread_mutex_unlock(&parkMutex), "pthread_mutex_unlock");
@@ -290,21 +258,18 @@ void forge_park_wait(uint32_t ticket) {
 }
 
 void forge_park_wake_all(void) {
+    forge_stop_if_forked_child();
     forge_check(pthread_mutex_lock(&parkMutex), "pthread_mutex_lock");
     parkSequence += 1;
     forge_check(pthread_cond_broadcast(&parkCondition), "pthread_cond_broadcast");
     forge_check(pthread_mutex_unlock(&parkMutex), "pthread_mutex_unlock");
 }
 
-static void forge_forked_child(void) {
-    forge_fork_child_release();
-    __c11_atomic_fetch_add(&forge_fork_generation_value, 1, __ATOMIC_RELAXED);
-    // Other threads' waits did not survive the fork; start the mutex and condition afresh.
-    pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-    pthread_cond_t condition = PTHREAD_COND_INITIALIZER;
-    parkMutex = mutex;
-    parkCondition = condition;
-}
+// MARK: Threads of the process (Apple platforms)
+
+/// Whether the process ever started a thread (`pthread_is_threaded_np`): a process that did is one whose child
+/// Forge stops, even if that thread has ended since.
+static bool forge_has_other_threads(void) { return pthread_is_threaded_np() != 0; }
 
 #else
 #error "Forge supports Linux and Apple platforms."

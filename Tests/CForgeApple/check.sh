@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the Apple branch of Sources/CForge on Linux, with warnings as errors: clang with `__APPLE__` defined and
-# `__linux__` not, and a stand-in for the one Apple header it uses (os/lock.h, in this folder). A typo, a wrong type
-# or a missing function in that branch fails here, although no Apple platform builds in CI.
+# `__linux__` not, and stand-ins for what it uses of Apple's headers (os/lock.h, and pthread.h's
+# `pthread_is_threaded_np`, in this folder). A typo, a wrong type or a missing function in that branch fails here,
+# although no Apple platform builds in CI.
 #
 #   Tests/CForgeApple/check.sh
 #

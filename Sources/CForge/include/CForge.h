@@ -32,12 +32,30 @@ static inline intptr_t forge_atomic_add(forge_atomic_word *_Nonnull cell, intptr
 
 /// Process-wide flags that tell a resolution whether it may take the fast path (all zero) or must look further:
 /// bit 0, `AutoRegistering` has not run yet (set initially); bit 1, a decorator is set; bit 2, resolutions are
-/// traced; bit 3, captive dependencies are looked for; bits 4 and up, how many isolated worlds exist
-/// (`FastPathWord`). A plain C global: reading it needs no lazy initialization.
+/// traced; bit 3, captive dependencies are looked for; bit 4, the process is a child of `fork()` whose parent had
+/// more than one thread (`forge_forked_child`); bits 5 and up, how many isolated worlds exist (`FastPathWord`). A
+/// plain C global: reading it needs no lazy initialization.
 extern forge_atomic_word forge_resolution_flags;
 
 static inline intptr_t forge_resolution_flags_load(void) { return forge_atomic_load(&forge_resolution_flags); }
 static inline void forge_resolution_flags_add(intptr_t delta) { forge_atomic_add(&forge_resolution_flags, delta); }
+
+// MARK: The rule for a child of fork()
+
+/// The flag a `pthread_atfork` child handler sets in a child of `fork()` whose parent had more than one thread.
+enum { forge_forked_child = 16 };
+
+/// Stops the process with a message that says why: it is a child of `fork()` whose parent had more than one thread,
+/// and it called Forge. POSIX allows such a child only async-signal-safe calls until it calls `exec`, and Forge,
+/// like Dispatch and the Swift concurrency runtime, supports no more. Async-signal-safe itself: a write to standard
+/// error, then `abort()`.
+_Noreturn void forge_stop_in_forked_child(void);
+
+/// Stops the process (`forge_stop_in_forked_child`) if it is a child of `fork()` whose parent had more than one
+/// thread; otherwise returns at once, after one load.
+static inline void forge_stop_if_forked_child(void) {
+    if (__builtin_expect((forge_resolution_flags_load() & forge_forked_child) != 0, 0)) forge_stop_in_forked_child();
+}
 
 /// Cycle detection: 0 until set, then 1 for off and 2 for on. A plain C global, read on every resolution.
 extern forge_atomic_word forge_cycle_detection;
@@ -56,65 +74,43 @@ static inline void forge_cycle_detection_store(intptr_t value) {
 /// nothing else touches.
 void forge_lock_init(uint32_t *_Nonnull word);
 
-/// The fork generation (see `forge_fork_generation`).
-extern _Atomic(uint32_t) forge_fork_generation_value;
+// A thread that finds a lock held waits for the holder, except in a child of `fork()` whose parent had more than one
+// thread: there the holder may be a thread the child does not have, and the child stops
+// (`forge_stop_in_forked_child`) instead of waiting for it forever. A thread about to park does the same (Parking).
 
 #if defined(__linux__)
-/// The bits of a lock word: 1 held, 2 held with a thread that may be waiting, 4 held by a thread that may change
-/// the state the lock guards (`forge_lock_lock`, not `forge_lock_lock_reading`), and above those the fork
-/// generation of the holder.
-enum { forge_lock_held = 1u, forge_lock_contended = 2u, forge_lock_writing = 4u, forge_lock_generation_shift = 3 };
+/// The values of a lock word: 0 free, 1 held, 2 held with a thread that may be waiting (a futex lock, as in Ulrich
+/// Drepper's "Futexes Are Tricky").
+enum { forge_lock_held = 1u, forge_lock_contended = 2u };
 
-/// The lock's slow path: waits while another thread holds it. `mine` is the generation and writing bits the
-/// caller takes it with.
-void forge_lock_wait(_Atomic(uint32_t) *_Nonnull word, uint32_t mine);
+/// The lock's slow path: waits while another thread holds it.
+void forge_lock_wait(_Atomic(uint32_t) *_Nonnull word);
 /// The lock's slow path: wakes a waiter.
 void forge_lock_wake(_Atomic(uint32_t) *_Nonnull word);
 
-static inline void forge_lock_take(uint32_t *_Nonnull word, uint32_t writing) {
+/// Takes the lock, waiting while another thread holds it. The uncontended path is inline: one compare-and-swap.
+static inline void forge_lock_lock(uint32_t *_Nonnull word) {
     _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
-    uint32_t mine =
-        (__c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED) << forge_lock_generation_shift) | writing;
     uint32_t free = 0;
-    if (__builtin_expect(!__c11_atomic_compare_exchange_strong(atomic, &free, mine | forge_lock_held,
-                                                               __ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 0)) {
-        forge_lock_wait(atomic, mine);
+    if (__builtin_expect(!__c11_atomic_compare_exchange_strong(atomic, &free, forge_lock_held, __ATOMIC_ACQUIRE,
+                                                               __ATOMIC_RELAXED), 0)) {
+        forge_lock_wait(atomic);
     }
 }
-
-/// Takes the lock to read and change the state it guards, waiting while another thread holds it. The uncontended
-/// path is inline: one compare-and-swap.
-///
-/// In a child of `fork()`, a lock that a thread of the parent held (a thread the child does not have) is taken
-/// over if that thread only read; if it may have been changing the state, the state may be half-written, and the
-/// child stops with a message instead of using it.
-static inline void forge_lock_lock(uint32_t *_Nonnull word) { forge_lock_take(word, forge_lock_writing); }
-
-/// Takes the lock to read the state it guards, and change nothing: a child of `fork()` may take over a lock that a
-/// thread of its parent held this way (`forge_lock_lock`).
-static inline void forge_lock_lock_reading(uint32_t *_Nonnull word) { forge_lock_take(word, 0); }
 
 /// Releases the lock, which the calling thread holds. Without waiters: one exchange.
 static inline void forge_lock_unlock(uint32_t *_Nonnull word) {
     _Atomic(uint32_t) *atomic = (_Atomic(uint32_t) *)word;
-    if (__builtin_expect((__c11_atomic_exchange(atomic, 0, __ATOMIC_RELEASE) & 3u) == forge_lock_contended, 0)) {
+    if (__builtin_expect(__c11_atomic_exchange(atomic, 0, __ATOMIC_RELEASE) == forge_lock_contended, 0)) {
         forge_lock_wake(atomic);
     }
 }
 #else
-/// Takes the lock to read and change the state it guards, waiting while another thread holds it.
+/// Takes the lock, waiting while another thread holds it.
 void forge_lock_lock(uint32_t *_Nonnull word);
-/// Takes the lock to read the state it guards: the same lock as `forge_lock_lock`.
-void forge_lock_lock_reading(uint32_t *_Nonnull word);
 /// Releases the lock, which the calling thread holds.
 void forge_lock_unlock(uint32_t *_Nonnull word);
 #endif
-
-/// Has `fork()` take the lock `word` before it forks (a `pthread_atfork` prepare handler), so that no other thread
-/// is changing what it guards when the child is made; the parent releases it after, and the child starts with it
-/// unlocked. Locks of `rank` 0 are taken before those of rank 1, which must be leaves: a thread that holds one
-/// takes no other Forge lock. At most 8 locks, for the process's world and the tables every thread shares.
-void forge_hold_across_fork(uint32_t *_Nonnull word, int rank);
 
 /// Reads a 32-bit word that its owner writes under a lock, without the lock.
 static inline uint32_t forge_word_load(uint32_t *_Nonnull word) {
@@ -138,20 +134,17 @@ _Noreturn void forge_block_forever(void);
 /// The waiter reads a ticket while it still holds the lock under which it saw that it must wait, releases the
 /// lock, and parks with the ticket. A waker changes the state under that lock, releases it, and wakes everyone.
 
-/// Nobody misses a wake-up: a wake after the ticket was read makes `forge_park_wait` return at once.
+/// Nobody misses a wake-up: a wake after the ticket was read makes `forge_park_wait` return at once. In a child of
+/// `fork()` whose parent had more than one thread, stops the process instead: the thread to wait for may be one the
+/// child does not have (`forge_stop_in_forked_child`).
 uint32_t forge_park_ticket(void);
 /// Parks until `forge_park_wake_all` is called after `ticket` was read. May return early; callers check again.
 void forge_park_wait(uint32_t ticket);
-/// Wakes every parked thread.
+/// Wakes every parked thread. Stops a child of `fork()` whose parent had more than one thread, as
+/// `forge_park_ticket` does.
 void forge_park_wake_all(void);
 
 // MARK: Threads
-
-/// Counts the `fork()`s between the process's first ancestor and this process: a thread that recorded another
-/// generation lived in an ancestor, and is gone here.
-static inline uint32_t forge_fork_generation(void) {
-    return __c11_atomic_load(&forge_fork_generation_value, __ATOMIC_RELAXED);
-}
 
 /// How many factory closures are running on this thread, and whether the graph scope holds instances for its
 /// current top-level resolution. Plain values: nothing to free when the thread exits.
@@ -162,8 +155,8 @@ typedef struct {
 
 extern _Thread_local forge_thread_state forge_thread;
 
-/// An address unique to the calling thread while it lives: its `forge_thread`'s. Inline, like
-/// `forge_fork_generation`: a creation's claim runs fewer instructions (Benchmarks/README.md, "Design choices").
+/// An address unique to the calling thread while it lives: its `forge_thread`'s. Inline: a creation's claim runs
+/// fewer instructions (Benchmarks/README.md, "Design choices").
 static inline uintptr_t forge_thread_id(void) { return (uintptr_t)&forge_thread; }
 
 /// One more factory closure runs on this thread; returns the new depth.

@@ -40,17 +40,23 @@ enum AutoRegistration {
 
     private static let state = Locked(State())
 
-    /// Runs the registrations if they have not run; returns at once when they have.
+    /// Runs the registrations if they have not run; returns at once when they have. ``World/current`` and every
+    /// resolution off the fast path call it before they take a Forge lock, so it is also where a child of `fork()`
+    /// whose parent had more than one thread stops (``FastPathWord/stopIfForkedChild()``): one test of the flags
+    /// serves both.
     static func ensure() {
-        if FastPathWord.current & FastPathWord.autoRegistrationPending != 0 { runIfNeeded() }
+        if FastPathWord.current & (FastPathWord.autoRegistrationPending | FastPathWord.forkedChild) != 0 {
+            runIfNeeded()
+        }
     }
 
     /// Whether this thread is inside `registerAllServices()`: what it registers is the baseline.
     static var isRunningOnThisThread: Bool {
-        state.reading { $0.creation.isClaimedByCurrentThread }
+        state.withLock { $0.creation.isClaimedByCurrentThread }
     }
 
     private static func runIfNeeded() {
+        FastPathWord.stopIfForkedChild()
         var done: Void?
         switch state.buffer.valueOrClaim(&done, reading: { $0.isDone ? () : nil }) {
         case .found, .reentered:

@@ -11,11 +11,7 @@ public import CForge
 @usableFromInline
 enum LockWord {
     @usableFromInline static func initialize(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_init(word) }
-    /// Takes the lock to read and change what it guards.
     @inlinable static func lock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_lock(word) }
-    /// Takes the lock only to read what it guards: a child of `fork()` may take over a lock a thread of its parent
-    /// held this way, where one held by ``lock(_:)`` stops it (CForge.h).
-    @inlinable static func lockForReading(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_lock_reading(word) }
     @inlinable static func unlock(_ word: UnsafeMutablePointer<UInt32>) { forge_lock_unlock(word) }
     @inlinable static func load(_ word: UnsafeMutablePointer<UInt32>) -> UInt32 { forge_word_load(word) }
     @usableFromInline static func store(_ value: UInt32, to word: UnsafeMutablePointer<UInt32>) {

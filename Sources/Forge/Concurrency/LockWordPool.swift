@@ -15,14 +15,9 @@ struct LockWordPool: Sendable {
     typealias Pair = UnsafeMutablePointer<UInt32>
 
     /// The pool every box takes its words from. (Another pool is for tests: its slabs are never freed either.)
-    static let shared = LockWordPool(heldAcrossFork: true)
+    static let shared = LockWordPool()
 
-    private let pool: Locked<Pool>
-
-    /// A pool; the process's (``shared``) is held across `fork()`, so that a child gets its free list whole.
-    init(heldAcrossFork: Bool = false) {
-        pool = heldAcrossFork ? Locked(Pool(), heldAcrossForkWithRank: 1) : Locked(Pool())
-    }
+    private let pool = Locked(Pool())
 
     private struct Pool {
         /// Pairs given back, to hand out again.

@@ -7,18 +7,9 @@ struct Locked<State>: @unchecked Sendable {
 
     init(_ state: State) { buffer = .make(state) }
 
-    /// A lock that every `fork()` takes first (``LockedBuffer/holdAcrossFork(rank:)``).
-    init(_ state: State, heldAcrossForkWithRank rank: Int32) {
-        self.init(state)
-        buffer.holdAcrossFork(rank: rank)
-    }
-
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R { try buffer.withLock(body) }
 
     func withLockReleasingAfterwards<R>(_ body: (inout State, inout Garbage) throws -> R) rethrows -> R {
         try buffer.withLockReleasingAfterwards(body)
     }
-
-    /// Runs `body` with the state, holding the lock only to read (``LockedBuffer/reading(_:)``).
-    func reading<R>(_ body: (inout State) -> R) -> R { buffer.reading(body) }
 }

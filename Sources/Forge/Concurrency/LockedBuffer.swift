@@ -1,5 +1,4 @@
 // Forge: a lock and the state it guards, in one allocation.
-internal import CForge
 
 /// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
 /// slot.
@@ -7,8 +6,6 @@ protocol StateLock: AnyObject {
     associatedtype State
     /// Runs `body` with the state, holding the lock.
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R
-    /// Runs `body` with the state, holding the lock only to read; `body` must change nothing (``LockWord``).
-    func reading<R>(_ body: (inout State) -> R) -> R
 }
 
 extension StateLock {
@@ -25,13 +22,11 @@ extension StateLock {
 /// State that is only ever touched under its own lock, in one allocation with the lock.
 ///
 /// The header is the state; the element is the lock, a word with a stable address (as in swift-nio's
-/// `LockStorage`). Everything goes through ``withLock(_:)`` and ``reading(_:)``, so nothing outside needs an `unsafe`
-/// name. Never call out to user code from the body: release what the state let go of after the lock, as
+/// `LockStorage`). Everything goes through ``withLock(_:)``, so nothing outside needs an `unsafe` name. Never call out
+/// to user code from the body: release what the state let go of after the lock, as
 /// ``StateLock/withLockReleasingAfterwards(_:)`` does.
 ///
-/// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge). On Linux, a
-/// child of `fork()` that needs a lock another thread held at the fork stops with a message: that thread may have
-/// been changing the state (``LockWord``).
+/// The lock is a futex word on Linux and an `os_unfair_lock` on Apple platforms (Sources/CForge).
 ///
 /// `ManagedBuffer` cannot be `Sendable`: share one through ``Locked``, or inside an object that is
 /// `@unchecked Sendable` because it holds only immutable values and locked buffers.
@@ -56,25 +51,6 @@ class LockedBuffer<State>: ManagedBuffer<State, UInt32>, StateLock {
             LockWord.lock(word)
             defer { LockWord.unlock(word) }
             return try body(&state.pointee)
-        }
-    }
-
-    /// Has every `fork()` take this lock first, so that the child gets the state whole (CForge's
-    /// `forge_hold_across_fork`): for the process's world, rank 0, and for tables every thread shares whose lock is
-    /// a leaf (taken under other Forge locks, never before one), rank 1.
-    final func holdAcrossFork(rank: Int32) {
-        withUnsafeMutablePointerToElements { forge_hold_across_fork($0, rank) }
-    }
-
-    /// Runs `body` with the state, holding the lock only to read it; `body` must change nothing. A child of `fork()`
-    /// may take over a lock that a thread of its parent held this way, where one held by ``withLock(_:)`` may guard
-    /// a half-written state. The state is passed `inout` only so that it is not copied.
-    @inlinable
-    final func reading<R>(_ body: (inout State) -> R) -> R {
-        withUnsafeMutablePointers { state, word in
-            LockWord.lockForReading(word)
-            defer { LockWord.unlock(word) }
-            return body(&state.pointee)
         }
     }
 }

@@ -70,7 +70,7 @@ enum CaptiveDependencies {
         #endif
     }
 
-    static var policy: Policy { state.reading { $0.policy ?? defaultPolicy } }
+    static var policy: Policy { state.withLock { $0.policy ?? defaultPolicy } }
 
     /// Whether resolutions check for captive dependencies.
     static var isChecking: Bool { FastPathWord.current & FastPathWord.captiveCheck != 0 }

@@ -38,7 +38,7 @@ enum DecoratorHook {
     /// Calls the hook with `value`, as a hook (``ThreadResolutionState/runningHook(_:)``): what it resolves is no
     /// part of the resolution that made `value`, and is not decorated itself.
     @usableFromInline static func decorate(_ value: Any) {
-        guard let hook = hook.reading({ $0 }) else { return }
+        guard let hook = hook.withLock({ $0 }) else { return }
         let thread = ThreadResolutionState.current
         guard !thread.isRunningHook else { return }
         thread.runningHook { hook(value) }

@@ -64,7 +64,7 @@ final class GraphRecording: Sendable {
     /// (``ThreadResolutionState/recording``).
     @TaskLocal static var current: GraphRecording?
 
-    var events: [ResolutionEvent] { recorded.reading { $0 } }
+    var events: [ResolutionEvent] { recorded.withLock { $0 } }
     func record(_ event: ResolutionEvent) { recorded.withLock { $0.append(event) } }
 }
 

@@ -127,7 +127,7 @@ enum EscapedResolutions {
 
     /// Whether the calling code belongs to a test's own task tree, as ForgeTesting tells; `nil` when nothing tells.
     static func isInATestsTaskTree() -> Bool? {
-        state.reading({ $0.isDeliberate })?()
+        state.withLock({ $0.isDeliberate })?()
     }
 
     /// Checks a resolution of `box` in the process's world, made while isolated worlds exist, and reports it if a

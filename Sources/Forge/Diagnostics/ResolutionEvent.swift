@@ -67,7 +67,7 @@ extension SharedContainer.Diagnostics {
     /// Use it to see what resolves, from where and how fast. ``SharedContainer/Decorator`` sees only the
     /// instances, and is the place to act on them (to configure or register them somewhere).
     public static var trace: (@Sendable (ResolutionEvent) -> Void)? {
-        get { TraceHook.state.reading { $0.hook } }
+        get { TraceHook.state.withLock { $0.hook } }
         set {
             TraceHook.change { state, garbage in
                 garbage.append(state.hook)  // released after the lock: what it captured may resolve

@@ -30,7 +30,7 @@ enum TraceHook {
     /// call the hook again.
     static func send(_ event: ResolutionEvent, on thread: ThreadResolutionState) {
         (thread.recording ?? GraphRecording.current)?.record(event)
-        guard let hook = state.reading({ $0.hook }) else { return }
+        guard let hook = state.withLock({ $0.hook }) else { return }
         thread.isSendingTrace = true
         defer { thread.isSendingTrace = false }
         thread.runningHook(suspendingTrace: false) { hook(event) }

@@ -125,6 +125,7 @@ extension SharedContainer.Diagnostics {
     /// The world a `verify` at `fileID`:`line` runs in, from the registrations in force; stops the process when
     /// called inside `registerAllServices()`.
     private static func verificationWorld(fileID: StaticString, line: UInt) -> World {
+        FastPathWord.stopIfForkedChild()  // before AutoRegistration's lock
         if AutoRegistration.isRunningOnThisThread {
             Report.misuse(
                 "Container.Diagnostics.verify (\(fileID):\(line))",
@@ -176,7 +177,7 @@ final class Verification: Sendable {
     }
 
     /// Whether neither the body returned nor a problem ended the resolution.
-    var isRunning: Bool { state.reading { $0.isRunning } }
+    var isRunning: Bool { state.withLock { $0.isRunning } }
 
     /// Whether the current task prefers this verification's executor, as an async body's task and its child tasks
     /// (`async let`, a task group's) do. An unstructured task that the body starts (`Task { }`) does not: Swift
@@ -224,7 +225,7 @@ final class Verification: Sendable {
         }
         while true {
             let ticket = Parking.ticket()
-            if verification.state.reading({ $0.isFinished }) { break }
+            if verification.state.withLock({ $0.isFinished }) { break }
             Parking.wait(ticket)
         }
         WaitsFor.forget(ObjectIdentifier(verification))
@@ -261,7 +262,7 @@ final class Verification: Sendable {
     /// Stops counting it, ends its world if a problem parked its thread, and returns what it recorded.
     private func end() -> [ResolutionError] {
         CaptiveDependencies.verifying(-1)
-        let (problems, wasAbandoned) = state.reading { ($0.problems, $0.wasAbandoned) }
+        let (problems, wasAbandoned) = state.withLock { ($0.problems, $0.wasAbandoned) }
         if wasAbandoned { world.end() }
         return problems
     }

@@ -60,7 +60,7 @@ final class VerificationExecutor: TaskExecutor {
     }
 
     private func startThread() {
-        let verification = owner.reading { $0 }
+        let verification = owner.withLock { $0 }
         NewThread.start(for: "Container.Diagnostics.verify") { [self] in
             ThreadResolutionState.current.verification = verification
             runJobs()

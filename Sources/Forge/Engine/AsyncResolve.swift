@@ -18,7 +18,7 @@ extension FactoryBox {
     /// with no await, and stored into the `T?` at `result`, which holds `nil`. Returns whether it found one.
     @usableFromInline
     func asyncHit(into result: UnsafeMutableRawPointer) -> Bool {
-        guard path == .stored && FastPathWord.allClear(), let instance = reading({ $0.instance }) else { return false }
+        guard path == .stored && FastPathWord.allClear(), let instance = withLock({ $0.instance }) else { return false }
         if representation == .object {
             result.assumingMemoryBound(to: AnyObject?.self).initialize(to: instance)
         } else {
@@ -58,7 +58,7 @@ extension FactoryBox {
         let world = World.current(resolving: self)
         let slot = world.slot(for: self)
         // A hit needs no await: reading it first, synchronously, keeps async machinery off the hit path.
-        if path == .stored && !TraceHook.isActive, let instance = slot.reading({ $0.instance }) {
+        if path == .stored && !TraceHook.isActive, let instance = slot.withLock({ $0.instance }) {
             if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(instance)) }
             return instance
         }
@@ -251,7 +251,7 @@ extension FactoryBox {
         let target = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
         // A creation under way whose task awaits, directly or through others, one this task runs: awaiting it would
         // close a cycle across tasks.
-        if let creation = target.reading({ $0.asyncCreation }), let task = TaskIdentity.current,
+        if let creation = target.withLock({ $0.asyncCreation }), let task = TaskIdentity.current,
             let cycle = AsyncWaits.cycle(task, awaiting: creation)
         {
             throw ResolutionError.circularDependency(AsyncCreation.chain(closedBy: cycle), in: world)

@@ -38,12 +38,11 @@ struct Creation: Sendable {
     }
 
     /// Claims the creation of the value `owner` guards for the calling thread, or says why it cannot. A claim left
-    /// by a thread that did not survive a `fork()`, or that a failed `verify` left parked for good
-    /// (``WaitsFor/abandonCurrentThread()``), is taken over.
+    /// by a thread that a failed `verify` left parked for good (``WaitsFor/abandonCurrentThread()``) is taken over.
     @usableFromInline
     mutating func claim(of owner: ObjectIdentifier) -> Claim {
         let me = ThreadIdentity.current
-        guard let maker, maker.livesInThisProcess, !WaitsFor.isAbandoned(maker) else {
+        guard let maker, !WaitsFor.isAbandoned(maker) else {
             maker = me
             return .claimed
         }
@@ -88,7 +87,7 @@ enum WaitsFor {
         var abandoned: Set<ThreadIdentity> = []
     }
 
-    private static let state = Locked(State(), heldAcrossForkWithRank: 1)
+    private static let state = Locked(State())
 
     /// Records that `waiter` waits for `maker`'s claim on `owner`. Returns `false`, recording nothing, when
     /// `maker` waits, directly or through other threads, for `waiter`.
@@ -131,7 +130,7 @@ enum WaitsFor {
 
     /// Whether `thread` was abandoned (``abandonCurrentThread()``): its claims are free to take.
     static func isAbandoned(_ thread: ThreadIdentity) -> Bool {
-        state.reading { $0.abandoned.contains(thread) }
+        state.withLock { $0.abandoned.contains(thread) }
     }
 }
 

@@ -13,7 +13,7 @@ extension FactoryBox {
                 // An expired instance's dispose hook is no part of this resolution.
                 if !garbage.isEmpty { ThreadResolutionState.current.runningHook { garbage.empty() } }
             }
-            if let object = cell.reading({ kind == .shared ? $0.sharedObject : $0.instance }) { return object }
+            if let object = cell.withLock({ kind == .shared ? $0.sharedObject : $0.instance }) { return object }
             if let value = createOnce(parameter, in: cell, registrationFrom: slot) { return value }
             // The slot let go of the cell after it was looked up (it filled up, or the hook above reset the
             // scope): a value made in it would be kept nowhere. Look the value's cell up again.

@@ -166,8 +166,8 @@ final class FactoryBox: @unchecked Sendable {
         if representation == .object && FastPathWord.allClear() {
             let found: AnyObject?
             switch path {
-            case .stored: found = reading { $0.instance }
-            case .weak: found = reading { $0.sharedObject }
+            case .stored: found = withLock { $0.instance }
+            case .weak: found = withLock { $0.sharedObject }
             case .unique: found = runClosure(parameter, in: self)
             case .graph, .modified: found = nil
             }
@@ -229,9 +229,9 @@ final class FactoryBox: @unchecked Sendable {
         case .unique:
             return runClosure(parameter, in: slot)
         case .stored:
-            return slot.reading { $0.instance } ?? createOnce(parameter, in: slot)
+            return slot.withLock { $0.instance } ?? createOnce(parameter, in: slot)
         case .weak:
-            return slot.reading { $0.sharedObject } ?? createOnce(parameter, in: slot)
+            return slot.withLock { $0.sharedObject } ?? createOnce(parameter, in: slot)
         case .graph:
             return graphInstance(parameter, in: slot)
         case .modified:

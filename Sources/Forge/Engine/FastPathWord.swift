@@ -12,12 +12,21 @@ enum FastPathWord {
     static let tracing = 4
     /// Captive dependencies are looked for (``CaptiveDependencies``).
     static let captiveCheck = 8
+    /// The process is a child of `fork()` whose parent had more than one thread, which CForge's `pthread_atfork`
+    /// handlers tell: Forge's first call there stops the process (``stopIfForkedChild()``). Never cleared.
+    static let forkedChild = Int(forge_forked_child)
     /// The bits above the flags count isolated worlds.
-    static let oneIsolatedWorld = 16
+    static let oneIsolatedWorld = 32
 
     static var current: Int { forge_resolution_flags_load() }
 
     /// Whether every flag is clear: the fast path of a resolution.
     @usableFromInline static func allClear() -> Bool { forge_resolution_flags_load() == 0 }
     static func add(_ delta: Int) { forge_resolution_flags_add(delta) }
+
+    /// Stops the process with a message that says why, if it is a child of `fork()` whose parent had more than one
+    /// thread: after `fork()` in a multithreaded process, POSIX allows only async-signal-safe calls until `exec`,
+    /// and Forge, like Dispatch and the Swift concurrency runtime, supports no more. For the calls that do not pass
+    /// through ``AutoRegistration/ensure()`` before they take a Forge lock.
+    @usableFromInline static func stopIfForkedChild() { forge_stop_if_forked_child() }
 }

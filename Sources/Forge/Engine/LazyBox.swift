@@ -60,6 +60,7 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
     /// that made the owner. Not inlined: it keeps the first read's common case small (Benchmarks/engine.sh).
     @usableFromInline
     func resolveFromOrigin(resetting options: FactoryResetOptions = .none) -> T {
+        FastPathWord.stopIfForkedChild()  // before the cell's lock, and the owner's world's
         let factory = factory
         let reset = { if options != .none { factory.reset(options) } }  // a first read resets nothing
         return LazyOrigin.resolve(factory.box, from: origin, resetting: reset) { factory() }
@@ -74,6 +75,7 @@ struct LazyBox<T, Stored>: @unchecked Sendable {
     /// Replaces the value for every later read. Waits while another thread makes the first value.
     @inlinable
     func set(_ stored: Stored) {
+        FastPathWord.stopIfForkedChild()  // before the cell's lock: an assignment reaches no other check
         var found: Stored?
         switch cell.valueOrClaim(&found, reading: { _ in nil as Stored? }) {
         case .found, .reentered:

@@ -11,7 +11,7 @@ extension FactoryBox {
             summary.isEmpty
             ? nil
             : summary == .hasRegistration
-                ? slot.reading { $0.registration } : registration(in: slot, summary, namingChain: true)
+                ? slot.withLock { $0.registration } : registration(in: slot, summary, namingChain: true)
         let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }
@@ -26,7 +26,7 @@ extension FactoryBox {
     /// closure about to run, and with `chain`, the factories whose closures reached it (``reportIfLive(_:in:chain:)``).
     @inline(never)  // off runClosure's common paths (no override, or one in a lenient world): see runClosure
     func registration(in slot: Slot, _ summary: Summary, namingChain chain: Bool) -> Registration? {
-        let registration = summary.contains(.hasRegistration) ? slot.reading { $0.registration } : nil
+        let registration = summary.contains(.hasRegistration) ? slot.withLock { $0.registration } : nil
         if summary.contains(.reportsLiveClosures) { reportIfLive(registration, in: World.current, chain: chain) }
         return registration
     }
@@ -65,8 +65,8 @@ extension FactoryBox {
         // In the process's world with every flag clear, a hit as a call's fast path takes it: no check can fail.
         if FastPathWord.allClear() {
             switch path {
-            case .stored: if let kept = reading({ $0.instance }) { return kept }
-            case .weak: if let kept = reading({ $0.sharedObject }) { return kept }
+            case .stored: if let kept = withLock({ $0.instance }) { return kept }
+            case .weak: if let kept = withLock({ $0.sharedObject }) { return kept }
             case .unique, .graph, .modified: break
             }
         }
@@ -129,7 +129,7 @@ extension FactoryBox {
             let thread = ThreadResolutionState.current
             let checksChain = CycleDetection.isOn || Verification.current != nil
             let cycleStart = checksChain ? thread.cycleStart(closedBy: self, with: parameter) : nil
-            if cycleStart != nil || target.reading({ $0.creation.isClaimedByCurrentThread }) {
+            if cycleStart != nil || target.withLock({ $0.creation.isClaimedByCurrentThread }) {
                 let chain = checksChain ? Array(thread.chain[(cycleStart ?? 0)...]) : []
                 throw ResolutionError.circularDependency(chain + [self], in: world)
             }

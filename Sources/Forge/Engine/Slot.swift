@@ -12,7 +12,8 @@ typealias ParameterCell = FactoryBox
 
 /// The slot's lock and state (``Slot``).
 extension FactoryBox: StateLock {
-    /// Runs `body` with the slot's state, holding its lock.
+    /// Runs `body` with the slot's state, holding its lock. The state is passed `inout` so that it is not copied: a
+    /// copy of a weak reference costs a side-table round trip.
     func withLock<R>(_ body: (inout SlotState) throws -> R) rethrows -> R {
         LockWord.lock(words)
         defer {
@@ -22,19 +23,6 @@ extension FactoryBox: StateLock {
             _fixLifetime(self)
         }
         return try body(&state)
-    }
-
-    /// Runs `body` with the slot's state, holding its lock only to read: on the hit path. `body` must change
-    /// nothing: a child of `fork()` takes over a lock that a thread of its parent held this way
-    /// (``LockWord/lockForReading(_:)``). The state is passed `inout` only so that it is not copied: a copy of a
-    /// weak reference costs a side-table round trip.
-    func reading<R>(_ body: (inout SlotState) -> R) -> R {
-        LockWord.lockForReading(words)
-        defer {
-            LockWord.unlock(words)
-            _fixLifetime(self)  // as in withLock
-        }
-        return body(&state)
     }
 
     /// What a closure's run needs to know of the slot, read without the lock, so that a unique resolution of a factory
@@ -58,7 +46,7 @@ extension FactoryBox: StateLock {
     }
 
     /// The override, or `nil`.
-    var registration: Registration? { reading { $0.registration } }
+    var registration: Registration? { withLock { $0.registration } }
 
     /// Sets the override (or `nil`) and, unless `keepingInstance`, drops the instance; what they held goes in
     /// `garbage`.
@@ -80,10 +68,9 @@ extension FactoryBox: StateLock {
     /// (retired) before the caller claims its creation; ``createOnce(_:in:registrationFrom:)`` then says so, and the
     /// caller looks the value's cell up again.
     func cell(for key: AnyHashable) -> ParameterCell {
-        // Found to read, so that a child of fork() can take over a lock its parent's thread held only to find one.
-        if let cell = reading({ $0.cells[key] }) { return cell }
-        // Made before the lock: making it takes the lock word pool's lock, which fork() takes first (LockWordPool), and
-        // a thread waiting for it here would hold this slot's lock, to change it, across the fork.
+        if let cell = withLock({ $0.cells[key] }) { return cell }
+        // Made before the lock, so that the slot's lock is not held while the cell takes its lock words from the pool
+        // (LockWordPool), which has a lock of its own.
         let made = FactoryBox(slotOf: self, registration: nil)
         return withLockReleasingAfterwards { state, garbage in
             if let cell = state.cells[key] {
@@ -204,7 +191,7 @@ struct SlotState: CreationState {
     /// put in `garbage`.
     func holdsLiveInstance(garbage: inout Garbage) -> Bool {
         holdsOwnLiveInstance(garbage: &garbage)
-            || cells.values.contains { cell in cell.reading { $0.holdsOwnLiveInstance(garbage: &garbage) } }
+            || cells.values.contains { cell in cell.withLock { $0.holdsOwnLiveInstance(garbage: &garbage) } }
     }
 }
 
@@ -229,10 +216,8 @@ extension SlotState {
 }
 
 extension FactoryBox {
-    /// Drops the instance if it expired by `now`, into `garbage`. Looks first with the lock held to read: every
-    /// resolution of a factory with a time-to-live asks, and a child of `fork()` takes over such a lock.
+    /// Drops the instance if it expired by `now`, into `garbage`.
     func dropInstance(expiredBy now: Double, garbage: inout Garbage) {
-        guard reading({ now >= $0.expiresAt }) else { return }
         withLock { state in
             if now >= state.expiresAt { state.dropInstance(into: &garbage) }
         }
@@ -253,13 +238,13 @@ extension FactoryBox {
 
     /// Whether the slot holds an instance, a weakly held one still alive (loaded, and put in `garbage`).
     func holdsLiveInstance(garbage: inout Garbage) -> Bool {
-        reading { $0.holdsLiveInstance(garbage: &garbage) }
+        withLock { $0.holdsLiveInstance(garbage: &garbage) }
     }
 
     /// The instance kept here, strongly or weakly, if it is alive and has not expired by `now`: one look under the
     /// lock. (The caller releases it, after the lock: a weakly held instance's may be its last release.)
     func liveInstance(unexpiredAt now: Double) -> AnyObject? {
-        reading { now < $0.expiresAt ? $0.instance ?? $0.sharedObject : nil }
+        withLock { now < $0.expiresAt ? $0.instance ?? $0.sharedObject : nil }
     }
 }
 

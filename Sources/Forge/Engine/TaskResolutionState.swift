@@ -126,7 +126,7 @@ enum AsyncWaits {
     /// The factories of the creations on the cycle that `task` would close by awaiting `creation`, starting with
     /// `creation`'s; `nil` when there is none. Records nothing: for `tryResolve()`, which throws instead of waiting.
     static func cycle(_ task: TaskIdentity, awaiting creation: AsyncCreation) -> [FactoryBox]? {
-        edges.reading { cycle(task, awaiting: creation, edges: $0) }
+        edges.withLock { cycle(task, awaiting: creation, edges: $0) }
     }
 
     private static func cycle(

@@ -51,6 +51,7 @@ extension SharedContainer.Registrations {
 
         /// The captured world, or, once it ended, a world of its own for the late work.
         private func world() -> World {
+            FastPathWord.stopIfForkedChild()  // before a late world takes the process's world's lock
             guard let reference else { return .global }
             // A world that a failed `verify` ended lives on, held by the thread it parked: late work gets a world of
             // its own all the same.

@@ -42,6 +42,7 @@ final class LazyOrigin: Sendable {
 
     @usableFromInline
     static func find() -> LazyOrigin? {
+        FastPathWord.stopIfForkedChild()  // before the world's lock that `hasEnded` takes
         let world = World.isolatedWorldsExist ? World.isolated.flatMap { $0.hasEnded ? nil : $0 } : nil
         var holders: [FactoryBox] = []
         if CaptiveDependencies.isChecking {

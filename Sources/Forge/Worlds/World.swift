@@ -93,10 +93,9 @@ final class World: Sendable {
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
-    /// freed, so that a world read under that lock is alive (``escapeCandidates(of:readBy:againstBaseline:)``). Held
-    /// across `fork()` after the process's world, so that a child can make and end worlds: it is taken before an
-    /// isolated world's lock and a slot's, never under a Forge lock.
-    private static let live = Locked<[ObjectIdentifier: Unmanaged<World>]>([:], heldAcrossForkWithRank: 0)
+    /// freed, so that a world read under that lock is alive (``escapeCandidates(of:readBy:againstBaseline:)``). It is
+    /// taken before an isolated world's lock and a slot's, never under a Forge lock.
+    private static let live = Locked<[ObjectIdentifier: Unmanaged<World>]>([:])
 
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
@@ -107,11 +106,7 @@ final class World: Sendable {
         self.description = description
         self.mailbox = mailbox
         self.isStrict = strict
-        // The process's world is held across fork(), so that a child gets its tables whole.
-        self.state =
-            isGlobal
-            ? Locked(State(initial: initial, baseline: initial), heldAcrossForkWithRank: 0)
-            : Locked(State(initial: initial, baseline: initial, isWatching: watchingForEscapes))
+        self.state = Locked(State(initial: initial, baseline: initial, isWatching: watchingForEscapes))
         if !isGlobal {
             World.live.withLock { $0[ObjectIdentifier(self)] = Unmanaged.passUnretained(self) }
             FastPathWord.add(FastPathWord.oneIsolatedWorld)
@@ -158,7 +153,7 @@ final class World: Sendable {
     /// This world's slot for `box`, made on first use in an isolated world.
     func slot(for box: FactoryBox) -> Slot {
         if isGlobal { return box }  // no lock: the global world's slots are the boxes
-        if let slot = state.reading({ $0.slots[ObjectIdentifier(box)]?.slot }) { return slot }
+        if let slot = state.withLock({ $0.slots[ObjectIdentifier(box)]?.slot }) { return slot }
         return state.withLock { slot(for: box, in: &$0) }
     }
 
@@ -168,7 +163,7 @@ final class World: Sendable {
     /// (Benchmarks/README.md, "Design choices").
     func unretainedSlot(for box: FactoryBox) -> Unmanaged<Slot> {
         if isGlobal { return Unmanaged.passUnretained(box) }
-        if let slot = state.reading({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
+        if let slot = state.withLock({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
         return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0)) }
     }
 
@@ -195,14 +190,14 @@ final class World: Sendable {
     func registrationsInForce() -> [ObjectIdentifier: Registered] {
         guard isGlobal else { return registrationsForNestedWorld() }
         // In the process's world, every box with a registration, the baseline's included, is listed as overridden.
-        return state.reading { state in
+        return state.withLock { state in
             state.overridden.compactMapValues { box in box.registration.map { Registered(box: box, registration: $0) } }
         }
     }
 
     /// The registrations that a world nested in this one starts with.
     func registrationsForNestedWorld() -> [ObjectIdentifier: Registered] {
-        state.reading { state in
+        state.withLock { state in
             if isGlobal { return state.baseline }
             var registrations = state.initial
             for (id, entry) in state.slots {
@@ -256,7 +251,7 @@ final class World: Sendable {
 
     /// Whether every factory has its baseline registration: what `registerAllServices()` registered, or none.
     var isAtBaseline: Bool {
-        state.reading { state in
+        state.withLock { state in
             var slotsAtBaseline = 0
             for (id, entry) in state.baseline {
                 // An isolated world's factory without a slot yet will start from its baseline.
@@ -396,13 +391,13 @@ final class World: Sendable {
     /// How many slots the world lists under `scope`: each slot that keeps an instance of the scope, or did until a
     /// change that has not looked at it since; once each, a factory that keeps one per parameter value included.
     func listedSlots(under scope: SharedContainer.Scope) -> Int {
-        state.reading { $0.cached[ObjectIdentifier(scope)]?.slots.count ?? 0 }
+        state.withLock { $0.cached[ObjectIdentifier(scope)]?.slots.count ?? 0 }
     }
 
     func isEmpty(_ scope: SharedContainer.Scope) -> Bool {
         var garbage = Garbage()  // weakly held instances, loaded to tell, released after the lock
         defer { garbage.empty() }
-        return state.reading { state in
+        return state.withLock { state in
             guard let slots = state.cached[ObjectIdentifier(scope)]?.slots.values else { return true }
             return !slots.contains { $0.holdsLiveInstance(garbage: &garbage) }
         }
@@ -465,7 +460,7 @@ extension World {
     /// started with; or, given `baseline` (the process's baseline registration for `box`), any override that differs
     /// from it, its enclosing world's included.
     private func overrides(_ box: FactoryBox, differingFrom baseline: Registration?? = nil) -> Bool {
-        state.reading { state in
+        state.withLock { state in
             let id = ObjectIdentifier(box)
             guard state.isWatching else { return false }
             let slot = state.slots[id]?.slot
@@ -479,11 +474,11 @@ extension World {
 
     /// The registration `box` has in the process's baseline (what `registerAllServices()` registered), if any.
     func baselineRegistration(for box: FactoryBox) -> Registration? {
-        state.reading { $0.baseline[ObjectIdentifier(box)]?.registration }
+        state.withLock { $0.baseline[ObjectIdentifier(box)]?.registration }
     }
 
     /// Whether ``end()`` ran: a world that a failing `verify` ended lives on, its scopes emptied.
-    var hasEnded: Bool { state.reading { $0.isEnded } }
+    var hasEnded: Bool { state.withLock { $0.isEnded } }
 
     /// Stops watching for escapes: the body of this world's `isolated` call returned.
     func stopWatching() {

@@ -3,6 +3,7 @@
 #ifndef FORGE_STAND_IN_OS_LOCK_H
 #define FORGE_STAND_IN_OS_LOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct os_unfair_lock_s {
@@ -12,6 +13,7 @@ typedef struct os_unfair_lock_s {
 #define OS_UNFAIR_LOCK_INIT ((os_unfair_lock){0})
 
 void os_unfair_lock_lock(os_unfair_lock_t lock);
+bool os_unfair_lock_trylock(os_unfair_lock_t lock);
 void os_unfair_lock_unlock(os_unfair_lock_t lock);
 
 #endif

@@ -1,5 +1,5 @@
-// A child forked while other threads use Forge: it resets and resolves, or, where a thread of its parent was
-// changing Forge's state at the fork, stops with a message; it never crashes on half-written state or hangs.
+// The rule for a child of fork(): one whose parent had more than one thread stops on its first call into Forge, with
+// a message that says the rule; one whose parent had a single thread uses Forge as its parent would have.
 import Foundation
 import Testing
 
@@ -7,107 +7,64 @@ import Testing
 
 extension Container {
     fileprivate static let forked = Factory(scope: .cached) { Tracked(id: 1) }
+    fileprivate static let forkedUnique = Factory { Tracked(id: 1) }
+    fileprivate static let forkedPerValue = ParameterFactory<Int, Tracked>(scope: .cached) { Tracked(id: $0) }
+        .scopeOnParameters
+    fileprivate static let forkedLazily = Factory { Tracked(id: 1) }
+    fileprivate static let forkedSlowly = Factory {
+        ForkedOwner.gate.value?.pass()
+        return Tracked(id: 1)
+    }
+}
+
+/// An owner of lazy properties, made in the parent before it forks.
+private final class ForkedOwner: @unchecked Sendable {
+    // @unchecked: the wrappers are thread-safe; the tests read them from the threads they start.
+    @LazyInjected(Container.forkedLazily) var service
+    @LazyInjected(Container.forkedSlowly) var slowService
+
+    /// The gate `Container.forkedSlowly`'s closure passes, set by the test that holds it open.
+    static let gate = Locked<Gate?>(nil)
+}
+
+/// An owner whose making resolves, as `@Injected` does.
+private final class InjectedOwner {
+    @Injected(Container.forked) var service
 }
 
 /// Whether this process runs under the thread sanitizer, whose runtime does not support `fork()` in a process
 /// with several threads: a child can hang there inside the Swift runtime's `swift_once`, before reaching Forge.
 private let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 
-/// Whether a child takes over, or stops on, a lock a thread of its parent held: on Linux. On Apple platforms the
-/// lock is an `os_unfair_lock`, and the child waits for it.
-#if os(Linux)
-    private let locksKnowTheirGeneration = true
-#else
-    private let locksKnowTheirGeneration = false
-#endif
-
-@Suite struct ForkTests {
-    /// Two threads hit a cached factory while the main thread forks 100 times; each child resets the scope and
-    /// resolves again. The child inherits the other threads' state but not the threads: any lock or marker they
-    /// held at the fork would make it wait forever. The first child that has not finished after 20 seconds fails
-    /// the test. In a child process of its own, so that only these threads run when it forks.
-    @Test(
-        "A forked child resets and resolves while other threads were hitting the cache",
-        .enabled(if: !underThreadSanitizer, "the thread sanitizer does not support fork() with several threads")
-    )
-    func forkWhileHitting() async {
-        await #expect(processExitsWith: .success) {
-            let stop = Locked(false)
-            let hitters = DispatchGroup()
-            for _ in 0..<2 {
-                DispatchQueue.global().async(group: hitters) {
-                    while !stop.value {
-                        for _ in 0..<1_000 { _ = Container.forked() }
-                    }
-                }
-            }
-            Container.Scope.cached.reset()  // the child's path, taken once in the parent first
-            _ = Container.forked()
-            var hung = false
-            for _ in 0..<100 {
-                var pipeEnds: [Int32] = [0, 0]
-                precondition(pipe(&pipeEnds) == 0)
-                let child = fork()
-                if child == 0 {
-                    Container.Scope.cached.reset()
-                    _ = Container.forked()
-                    Container.Scope.cached.reset()
-                    var byte: UInt8 = 1
-                    _ = write(pipeEnds[1], &byte, 1)
-                    _exit(0)
-                }
-                precondition(child > 0)
-                close(pipeEnds[1])
-                var reader = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
-                let answered = poll(&reader, 1, 20_000) == 1
-                if !answered { kill(child, SIGKILL) }
-                close(pipeEnds[0])
-                var status: Int32 = 0
-                waitpid(child, &status, 0)
-                if !answered {
-                    hung = true
-                    break
-                }
-            }
-            stop.value = true
-            hitters.wait()
-            if hung {
-                print("a forked child hung")
-                exit(1)
-            }
-        }
-    }
-}
-
-// MARK: Children of a parent that was changing Forge's state
-
-extension Container {
-    fileprivate static let forkedPerValue = ParameterFactory<Int, Tracked>(scope: .forkScope) { Tracked(id: $0) }
-        .scopeOnParameters
-    fileprivate static let forkedRegistered = Factory(scope: .forkScope) { Tracked(id: 1) }
-}
-
-extension Container.Scope {
-    fileprivate static let forkScope = Cached(name: "forkScope")
-}
+/// How the message that stops a child of a multithreaded parent starts.
+private let ruleMessage = "Forge: this process is a child of fork() whose parent had more than one thread"
 
 /// What the child of ``forkChild(_:)`` did.
 private enum ChildOutcome: Equatable {
-    /// It ran its body and exited with 0.
+    /// It ran its body and exited with 0, writing nothing.
     case finished
-    /// It stopped with Forge's message about state half-written at the fork.
-    case stoppedWithForkMessage
+    /// It stopped with the rule's message.
+    case stoppedByTheRule
     /// Anything else: another exit status or signal, or another message.
     case failed(status: Int32, standardError: String)
     /// It had not ended after 20 seconds, and was killed.
     case hung
 }
 
-private func writeToStandardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+/// What `descriptor` gives until its writers close it, or `nil` if they have not after `seconds`.
+private func readUntilClosed(_ descriptor: Int32, within seconds: Double) -> String? {
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    let deadline = Date() + seconds
+    while true {
+        var reader = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow * 1_000))
+        guard poll(&reader, 1, milliseconds) == 1 else { return nil }
+        let count = read(descriptor, &buffer, buffer.count)
+        if count <= 0 { return String(decoding: output, as: UTF8.self) }
+        output += buffer[0..<count]
+    }
 }
-
-private let forkMessage = "Forge: this process is a child of fork(), and when its parent forked, another thread"
 
 /// Forks; the child sends its standard error to a pipe, runs `body` and exits with 0.
 private func forkChild(_ body: () -> Void) -> ChildOutcome {
@@ -123,138 +80,206 @@ private func forkChild(_ body: () -> Void) -> ChildOutcome {
     }
     precondition(child > 0)
     close(ends[1])
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4_096)
-    let deadline = Date() + 20
-    var hung = false
-    while true {  // until the child's end closes: it exited
-        var reader = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow * 1_000))
-        guard poll(&reader, 1, milliseconds) == 1 else {
-            hung = true
-            break
-        }
-        let count = read(ends[0], &buffer, buffer.count)
-        if count <= 0 { break }
-        output += buffer[0..<count]
-    }
+    let standardError = readUntilClosed(ends[0], within: 20)
     close(ends[0])
-    if hung { kill(child, SIGKILL) }
+    if standardError == nil { kill(child, SIGKILL) }
     var status: Int32 = 0
     waitpid(child, &status, 0)
-    if hung { return .hung }
-    let standardError = String(decoding: output, as: UTF8.self)
-    let signal = status & 0x7f
+    guard let standardError else { return .hung }
     if status == 0 && standardError.isEmpty { return .finished }
-    if signal == SIGABRT && standardError.hasPrefix(forkMessage) { return .stoppedWithForkMessage }
+    if status & 0x7f == SIGABRT && standardError.hasPrefix(ruleMessage) { return .stoppedByTheRule }
     return .failed(status: status, standardError: standardError)
 }
 
-extension ForkTests {
-    /// A thread holds a lock of Forge's, to read or to change what it guards, while the main thread forks. The child
-    /// does not have that thread. Held to read, the state is whole and the child takes the lock over; held to
-    /// change, the child stops with a message rather than read what may be half-written.
-    @Test(
-        "A child takes over a lock a parent's thread held to read, and stops with a message on one held to write",
-        .enabled(if: !underThreadSanitizer, "the thread sanitizer does not support fork() with several threads"),
-        .enabled(if: locksKnowTheirGeneration, "on Apple platforms, a child waits for a lock its parent's thread held")
-    )
-    func lockHeldAtTheFork() async {
-        await #expect(processExitsWith: .success) {
-            for writing in [false, true] {
-                let buffer = Forge.Locked(0)
-                let entered = DispatchSemaphore(value: 0)
-                let release = DispatchSemaphore(value: 0)
-                Thread {
-                    if writing {
-                        buffer.withLock { _ in
-                            entered.signal()
-                            release.wait()
-                        }
-                    } else {
-                        buffer.reading { _ in
-                            entered.signal()
-                            release.wait()
-                        }
-                    }
-                }.start()
-                entered.wait()
-                let outcome = forkChild { buffer.withLock { $0 += 1 } }
-                release.signal()
-                let expected: ChildOutcome = writing ? .stoppedWithForkMessage : .finished
-                if outcome != expected {
-                    let held = writing ? "write" : "read"
-                    writeToStandardError("held to \(held): expected \(expected), got \(outcome)\n")
-                    exit(1)
-                }
-            }
-        }
-    }
+private func writeToStandardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
 
-    /// Two threads resolve per-value instances, register, reset and push/pop while the main thread forks 200
-    /// times; each child resets the scope and resolves everything again. A child may stop with the fork message
-    /// (a thread was changing Forge's state at the fork); it must never crash on that state or hang.
+@Suite struct ForkTests {
+    /// Two threads hit a cached factory in the process's world while a third runs isolated worlds that override it,
+    /// so that every hit is checked as an escape from them, under their locks; the main thread forks 50 times, and
+    /// each child resolves the factory. The other threads hold Forge's locks at any instant, and none of them exists in
+    /// the child: every child must stop with the rule's message, none may hang or finish. In a child process of its
+    /// own, so that only these threads use Forge when it forks.
     @Test(
-        "Children forked while other threads register, reset and resolve finish or stop with the fork message",
-        .enabled(if: !underThreadSanitizer, "the thread sanitizer does not support fork() with several threads"),
-        .enabled(if: locksKnowTheirGeneration, "on Apple platforms, a child waits for a lock its parent's thread held")
+        "A child forked while other threads resolve stops on its first call, with the rule's message",
+        .enabled(if: !underThreadSanitizer, "the thread sanitizer does not support fork() with several threads")
     )
-    func forkWhileChanging() async {
+    func childOfAMultithreadedParentStops() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.escapedResolutions = .warn  // checked in a release build too; written once
             // Statics and generic metadata are made once, under the Swift runtime's locks: a child waits forever for
             // one that another thread was making at the fork. The workers' and the child's paths are taken here first.
-            _ = Container.forkedPerValue(0)
-            _ = Container.forkedRegistered()
-            Container.Registrations.push()
-            Container.forkedRegistered.register { Tracked(id: 2) }
-            _ = Container.forkedRegistered()
-            Container.Registrations.pop()
-            Container.Registrations.reset()
-            Container.Scope.forkScope.reset()
+            _ = Container.forked()
+            Container.Registrations.isolated {
+                Container.forked.register { Tracked(id: 2) }
+                _ = Container.forked()
+            }
             let stop = Locked(false)
             let workers = DispatchGroup()
-            DispatchQueue.global().async(group: workers) {
-                while !stop.value {
-                    for n in 0..<64 { _ = Container.forkedPerValue(n) }
-                    Container.Scope.forkScope.reset()
+            for _ in 0..<2 {
+                DispatchQueue.global().async(group: workers) {
+                    while !stop.value {
+                        for _ in 0..<1_000 { _ = Container.forked() }
+                    }
                 }
             }
             DispatchQueue.global().async(group: workers) {
                 while !stop.value {
-                    Container.Registrations.push()
-                    Container.forkedRegistered.register { Tracked(id: 2) }
-                    _ = Container.forkedRegistered()
-                    Container.Registrations.pop()
-                    _ = Container.forkedRegistered()
+                    Container.Registrations.isolated {
+                        Container.forked.register { Tracked(id: 2) }
+                        _ = Container.forked()
+                    }
                 }
             }
-            var finished = 0
             var stopped = 0
-            var failures: [ChildOutcome] = []
-            for _ in 0..<200 {
-                let outcome = forkChild {
-                    Container.Scope.forkScope.reset()
-                    for n in 0..<64 { _ = Container.forkedPerValue(n) }
-                    Container.forkedRegistered.register { Tracked(id: 3) }
-                    precondition(Container.forkedRegistered().id == 3)
-                    Container.Registrations.reset()
-                    Container.Scope.forkScope.reset()
-                }
-                switch outcome {
-                case .finished: finished += 1
-                case .stoppedWithForkMessage: stopped += 1
-                default: failures.append(outcome)
-                }
+            var others: [ChildOutcome] = []
+            for _ in 0..<50 {
+                let outcome = forkChild { _ = Container.forked() }
+                if outcome == .stoppedByTheRule { stopped += 1 } else { others.append(outcome) }
             }
             stop.value = true
             workers.wait()
-            writeToStandardError("\(finished) finished, \(stopped) stopped with the fork message, ")
-            writeToStandardError("\(failures.count) failed\n")
-            for failure in failures.prefix(3) { writeToStandardError("\(failure)\n") }
+            writeToStandardError("\(stopped) of 50 children stopped with the rule's message\n")
+            for other in others.prefix(3) { writeToStandardError("\(other)\n") }
             exit(0)
         }
         let report = standardError(result)
-        #expect(report.contains(", 0 failed\n"), "\(report)")
-        #expect(!report.hasPrefix("0 finished"), "no child could reset and resolve: \(report)")
+        #expect(report.contains("50 of 50 children stopped with the rule's message"), "\(report)")
     }
+
+    /// One child for each call that uses Forge's state (the Concurrency article lists them), each forked from a parent
+    /// with several threads (the exit test's own, and one more that waits): each stops on that one call. A lazy
+    /// property's value made before the fork is read as it was: a hit under the property's own lock, free at the fork.
+    @Test(
+        "Resolving, registering, resetting and the other calls each stop a child of a multithreaded parent",
+        .enabled(if: !underThreadSanitizer, "the thread sanitizer does not support fork() with several threads")
+    )
+    func everyEntryPointStops() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let waiter = DispatchSemaphore(value: 0)
+            Thread { waiter.wait() }.start()
+            let owner = ForkedOwner()
+            let readOwner = ForkedOwner()
+            _ = readOwner.service
+            _ = Container.forked()
+            _ = Container.forkedPerValue(1)
+            let captured = Container.Registrations.capture()
+            let calls: [(String, () -> Void)] = [
+                ("a hit of a cached factory", { _ = Container.forked() }),
+                ("a unique factory", { _ = Container.forkedUnique() }),
+                ("a per-value instance of a parameter factory", { _ = Container.forkedPerValue(1) }),
+                ("tryResolve()", { _ = try? Container.forked.tryResolve() }),
+                ("register", { Container.forked.register { Tracked(id: 3) } }),
+                ("a factory's reset()", { Container.forked.reset() }),
+                ("push()", { Container.Registrations.push() }),
+                ("pop()", { Container.Registrations.pop() }),
+                ("Registrations.reset()", { Container.Registrations.reset() }),
+                ("a scope's reset()", { Container.Scope.cached.reset() }),
+                ("a scope's isEmpty", { _ = Container.Scope.cached.isEmpty }),
+                ("capture()", { _ = Container.Registrations.capture() }),
+                ("a captured world's run", { captured.run {} }),
+                ("isolated", { Container.Registrations.isolated {} }),
+                ("startPrewarming", { Container.startPrewarming(Container.forked) }),
+                ("verify", { _ = Container.Diagnostics.verify {} }),
+                ("making an @Injected owner", { _ = InjectedOwner() }),
+                ("making a @LazyInjected owner", { _ = ForkedOwner() }),
+                ("a lazy property's first read", { _ = owner.service }),
+                ("assigning a lazy property", { owner.service = Tracked(id: 4) }),
+                ("a lazy property's resolve(reset:)", { owner.$service.resolve(reset: .scope) }),
+            ]
+            precondition(threadCount() > 1)
+            var failures: [String] = []
+            for (call, body) in calls {
+                let outcome = forkChild(body)
+                if outcome != .stoppedByTheRule { failures.append("\(call): \(outcome)") }
+            }
+            let hit = forkChild { precondition(readOwner.service.id == 1) }
+            if hit != .finished { failures.append("a lazy property's value made before the fork: \(hit)") }
+            waiter.signal()
+            writeToStandardError("calls: \(calls.count + 1), failed: \(failures.count)\n")
+            for failure in failures { writeToStandardError("\(failure)\n") }
+            exit(0)
+        }
+        let report = standardError(result)
+        #expect(report.contains("calls: 22, failed: 0\n"), "\(report)")
+    }
+
+    /// A thread of the parent holds a Forge lock when it forks, and a creation under way: the child has neither
+    /// thread. A call that would wait for either stops with the rule's message, where it would otherwise wait
+    /// forever: a lock's wait and a park check the rule too, for the calls that meet them first (a lazy property's
+    /// read takes its own lock before anything else).
+    @Test(
+        "A child that would wait for a lock or a creation of its parent's other thread stops instead",
+        .enabled(if: !underThreadSanitizer, "the thread sanitizer does not support fork() with several threads")
+    )
+    func waitsStop() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let buffer = Forge.Locked(0)
+            let entered = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            Thread {
+                buffer.withLock { _ in
+                    entered.signal()
+                    release.wait()
+                }
+            }.start()
+            entered.wait()
+            let held = forkChild { buffer.withLock { $0 += 1 } }
+            release.signal()
+
+            let gate = Gate()
+            ForkedOwner.gate.value = gate
+            let owner = ForkedOwner()
+            let reader = DispatchGroup()
+            DispatchQueue.global().async(group: reader) { _ = owner.slowService }
+            gate.waitUntilEntered()
+            let underWay = forkChild { _ = owner.slowService }
+            gate.release()
+            reader.wait()
+
+            writeToStandardError("a lock held: \(held)\na creation under way: \(underWay)\n")
+            exit(0)
+        }
+        let report = standardError(result)
+        #expect(report.contains("a lock held: stoppedByTheRule\n"), "\(report)")
+        #expect(report.contains("a creation under way: stoppedByTheRule\n"), "\(report)")
+    }
+
+    /// A program that has one thread when it forks (Tests/ForkFromOneThread): its child resolves, resets, registers,
+    /// pushes, pops and makes an isolated world. Not an exit test: an exit test's body runs on a thread of the Swift
+    /// concurrency runtime's while the main thread waits for it, so its process never has a single thread.
+    @Test(
+        "A child of a single-threaded parent uses Forge as its parent would have",
+        .enabled(if: !underThreadSanitizer, "the fork() tests run without the thread sanitizer"),
+        .enabled(if: threadCount() > 0, "threads are counted through /proc, which only Linux has")
+    )
+    func childOfASingleThreadedParentGoesOn() throws {
+        let process = Process()
+        process.executableURL = try helperExecutable()
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        try output.fileHandleForWriting.close()
+        let text = readUntilClosed(output.fileHandleForReading.fileDescriptor, within: 60)
+        if text == nil { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(text != nil, "fork-from-one-thread has not exited after 60 seconds")
+        #expect(process.terminationStatus == 0, "\(text ?? "")")
+        #expect(text?.contains("the child of a single-threaded parent resolved, reset") == true, "\(text ?? "")")
+    }
+}
+
+/// The `fork-from-one-thread` that SwiftPM built next to the test bundle, in `.build/<configuration>/`.
+private func helperExecutable() throws -> URL {
+    let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+    let directories = [
+        testBinary.deletingLastPathComponent(),  // Linux: .build/debug/ForgePackageTests.xctest is the binary
+        Bundle.main.bundleURL,
+        Bundle.main.bundleURL.deletingLastPathComponent(),  // macOS: the .xctest bundle's directory
+    ]
+    let candidates = directories.map { $0.appendingPathComponent("fork-from-one-thread") }
+    let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    return try #require(found, "fork-from-one-thread not found in \(directories.map(\.path)); run `swift build` first")
 }
