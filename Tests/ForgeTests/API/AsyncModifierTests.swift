@@ -89,9 +89,12 @@ extension Container {
     @Test("An expired instance is not returned by the process's world's fast hit")
     func expiryInTheProcessWorld() async {
         await #expect(processExitsWith: .success) {
+            let start = SharedContainer.RunContext.monotonicSeconds()
             let first = await Container.shortLived()
             let hit = await Container.shortLived()
-            precondition(hit === first)
+            // A loaded machine may take longer than the time to live between the two: the hit is checked within it.
+            let within = SharedContainer.RunContext.monotonicSeconds() - start < 0.05
+            precondition(!within || hit === first, "a hit within the time to live made a new instance")
             // The process's world reads the process's clock, which no test can move: the event this test waits for is
             // that clock passing the instance's time to live, so it sleeps until Forge's own clock says it has.
             let expiry = SharedContainer.RunContext.monotonicSeconds() + 0.1
