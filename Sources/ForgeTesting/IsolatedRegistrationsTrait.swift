@@ -92,28 +92,38 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        // A resolution in the process's world from a test's own task tree (a test without the trait) is deliberate:
-        // only work that left every test's task tree is an escaped resolution.
-        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }
-        // An escape that Forge cannot show is any one test's fails the run once, and no test: recorded where no test
-        // runs (on the work that escaped), Swift Testing gives it to no test.
-        Container.Diagnostics.reportUnattributedProblems { Issue.record(Comment(rawValue: $0.description)) }
+        Self.tellForgeWhatATestIs()
         let location = test.sourceLocation
         // At the test's line: the issue is the test's, wherever in Forge it was met.
         let reportProblem: @Sendable (ResolutionError) -> Void = {
             Issue.record(Comment(rawValue: $0.description), sourceLocation: location)
         }
+        // An escape that no test can be shown to have started fails none: one of the tests whose world it bypassed
+        // records it as a warning, which names them all.
+        let reportForTheRun: @Sendable (ResolutionError) -> Void = {
+            Issue.record(Comment(rawValue: $0.description), severity: .warning, sourceLocation: location)
+        }
         try await Container.Registrations.isolated(
             named: "test \(test.name)", fileID: location.fileID, line: location.line,
-            strict: mode.map { $0 == .strict }, reportingProblems: reportProblem
+            strict: mode.map { $0 == .strict }, reportingProblems: reportProblem, reportingForTheRun: reportForTheRun
         ) {
             registrations?()
             try await function()
         }
     }
+
+    /// Before any test with the trait runs, so that no escape is judged before Forge knows what a test is.
+    public func prepare(for test: Test) async throws {
+        Self.tellForgeWhatATestIs()
+    }
+
+    /// A resolution in the process's world from a test's own task tree (a test without the trait) is deliberate: only
+    /// work that left every test's task tree is an escaped resolution.
+    private static func tellForgeWhatATestIs() {
+        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }
+    }
 }
 
-/// The trait's spellings on Swift Testing's `Trait`: `.isolatedRegistrations`, with a mode, registrations, or both.
 extension Trait where Self == IsolatedRegistrationsTrait {
     /// Runs each test in its own isolated world.
     public static var isolatedRegistrations: Self {

@@ -272,17 +272,22 @@ func threadIDs() -> Set<Int32> { Set((listedThreads() ?? []).compactMap { Int32(
 /// unimplemented calls, escapes through a lazy property read in it) are collected instead of recorded as issues of the
 /// test; returns what `body` returns, and the problems, once the body has returned. `expectingEscapes` runs `body`
 /// as `expectingEscapes` does, and collects the escapes it absorbed too: the escapes that work which left every
-/// test's task tree made, which the run's reporter would hear otherwise.
+/// test's task tree made. An escape this world records for the run (as the first of its candidates to return) goes to
+/// `forTheRun`, or with the problems.
 func collectingProblems<R>(
     named name: String = "collecting", strict: Bool? = nil, expectingEscapes: Bool = false,
-    _ body: () async throws -> R
+    hearingForTheRun forTheRun: Locked<[ResolutionError]>? = nil, _ body: () async throws -> R
 ) async rethrows -> (R, [ResolutionError]) {
     let problems = Locked<[ResolutionError]>([])
     // Begun in the body and ended after the world stopped watching, so that no escape falls between the two.
     let expectation = Locked<(ProblemMailbox, ExpectationToken)?>(nil)
     let collect: @Sendable (ResolutionError) -> Void = { problem in problems.mutate { $0.append(problem) } }
+    let collectForTheRun: @Sendable (ResolutionError) -> Void = { problem in
+        (forTheRun ?? problems).mutate { $0.append(problem) }
+    }
     let result = try await Container.Registrations.isolated(
-        named: name, fileID: #fileID, line: #line, strict: strict, reportingProblems: collect
+        named: name, fileID: #fileID, line: #line, strict: strict, reportingProblems: collect,
+        reportingForTheRun: collectForTheRun
     ) {
         if expectingEscapes, let mailbox = World.current.mailbox {
             expectation.value = (mailbox, mailbox.beginExpecting())

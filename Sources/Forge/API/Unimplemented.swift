@@ -80,7 +80,7 @@ enum Unimplemented {
     /// Reports a call of the stand-in for `endpoint`, made at `site`.
     static func called(_ endpoint: String, madeAt site: String) {
         let world = World.current
-        ProblemRoute.report(.unimplemented(endpoint, madeAt: site, in: world), to: .world(world))
+        ProblemRoute.report(.unimplemented(endpoint, madeAt: site, in: world), metIn: world)
     }
 }
 
@@ -93,6 +93,6 @@ extension ResolutionError {
                 Forge: unimplemented: \(endpoint) was called, and its stand-in (made at \(site)) has no \
                 implementation. Override what the code under test calls: register a value whose \(endpoint) does \
                 what the test needs, in the test or in the trait's registrations.
-                """ + happenedIn(world))
+                """ + happenedIn(world), distinction: site)
     }
 }

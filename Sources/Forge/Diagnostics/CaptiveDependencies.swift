@@ -147,7 +147,7 @@ enum CaptiveDependencies {
     }
 
     private static func report(_ problem: ResolutionError) {
-        ProblemRoute.report(problem, to: .world(World.current))
+        ProblemRoute.report(problem, metIn: World.current)
     }
 
     /// The policy, as the route reads it.

@@ -148,13 +148,13 @@ enum EscapedResolutions {
         case nil:
             if isInATestsTaskTree() == true { return }
         }
+        guard let reader else { return ProblemRoute.reportEscape(of: box, through: chain()) }
         // Read before the locks below, and released after them: what the process's world started from.
-        let baseline = reader == nil ? nil : World.global.baselineRegistration(for: box)
-        guard let (bypassed, mailboxes) = World.escapeCandidates(of: box, readBy: reader, againstBaseline: baseline)
-        else { return }
+        let baseline = World.global.baselineRegistration(for: box)
+        guard let world = World.escapeCandidate(of: box, readBy: reader, againstBaseline: baseline) else { return }
         let problem = ResolutionError.escapedResolution(
-            box, bypassing: bypassed, through: chain(), throughLazyProperty: reader != nil)
-        ProblemRoute.report(problem, to: reader.map { .world($0) } ?? .unattributed(candidates: mailboxes))
+            box, bypassing: [world.description], through: chain(), throughLazyProperty: true)
+        ProblemRoute.report(problem, metIn: world)
     }
 
     /// The factories whose closures are making what resolves now, outermost first, where Forge records them (with

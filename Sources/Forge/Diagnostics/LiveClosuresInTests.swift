@@ -20,10 +20,10 @@ extension FactoryBox {
     @inline(never)  // off the path of every resolution but those in a strict test's world
     func reportIfLive(_ registration: Registration?, in world: World, chain: Bool = false) {
         // Once per factory and test: the route would drop it, but the message costs more than the look.
-        if world.mailbox?.hasDelivered(ResolutionError.liveIdentity(of: self)) == true { return }
+        if world.mailbox?.hasRecorded(ResolutionError.liveIdentity(of: self)) == true { return }
         guard let live = liveClosure(registration, in: world) else { return }
         let through = chain && ThreadResolutionState.depth > 0 ? CycleDetection.chain.map(\.declaration) : []
-        ProblemRoute.report(.liveInStrictTest(self, running: live, through: through, in: world), to: .world(world))
+        ProblemRoute.report(.liveInStrictTest(self, running: live, through: through, in: world), metIn: world)
     }
 
     /// The live closure that runs in `world` for this factory, with `registration` in its slot; `nil` when what runs

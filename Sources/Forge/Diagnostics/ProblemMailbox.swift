@@ -1,15 +1,21 @@
 // Forge: a test's mailbox, where the problems of its worlds wait until the test can hear them.
 
 /// What one test's worlds share for the problems they meet: how the test framework records an issue of the test,
-/// whether the test's body still runs, the problems met off the test's own task tree (delivered when the body
-/// returns), the problems already delivered (each once per test), and the escapes the test expects.
+/// whether the test's body still runs, the problems met off the test's own task tree (recorded when the body
+/// returns), the problems already recorded (each once per test), the escapes no test can be shown to have started,
+/// and the escapes the test expects.
 ///
 /// A test framework's world (ForgeTesting's trait, `IsolatedTestCase`) opens one; the worlds nested in it, `verify`'s
-/// included, share it. ``ProblemRoute`` is the only code that reads or fills it.
+/// included, share it, and so does the world that late work carried out of one of them gets. ``ProblemRoute`` fills
+/// it and decides what it records.
 final class ProblemMailbox: Sendable {
     /// Records an issue of the test: called on the test's own task tree only, where the framework attributes it to
     /// the test.
     let record: @Sendable (ResolutionError) -> Void
+    /// Records, as a warning that fails nothing, an escape that no test can be shown to have started, on this test's
+    /// task tree: one of the tests whose world it bypassed tells the run of it. `nil` where the framework has no such
+    /// warning (XCTest): a warning on standard error.
+    let recordForTheRun: (@Sendable (ResolutionError) -> Void)?
 
     /// The mailbox of the test whose own task tree runs the current code: set around the test's body, inherited by
     /// its child tasks and `Task { }`, and by nothing that starts elsewhere (a queue, a thread, `Task.detached`), even
@@ -17,64 +23,89 @@ final class ProblemMailbox: Sendable {
     @TaskLocal static var ofCurrentTask: ProblemMailbox?
 
     private struct State {
-        /// Whether the test's body runs: until it returns, problems are delivered to the test.
+        /// Whether the test's body runs: until it returns, problems are recorded for the test.
         var isOpen = true
-        /// Problems met off the test's own task tree while the body runs, in the order met.
-        var pending: [ResolutionError] = []
-        /// What was delivered or is pending, by ``ResolutionError/identity``: each problem once per test.
-        var delivered: Set<String> = []
+        /// Problems met off the test's own task tree while the body runs, in the order met, by identity.
+        var pending: [(identity: String, problem: ResolutionError)] = []
+        /// What was recorded, by ``ResolutionError/identity``: each problem once per test.
+        var recorded: Set<String> = []
+        /// Escapes no test can be shown to have started, each with the claim its candidates share: the first
+        /// candidate whose body returns records it.
+        var forTheRun: [(problem: ResolutionError, claim: RunClaim)] = []
         /// The `expectingEscapes` bodies that run now, with the escapes each absorbed.
         var expectations: [ObjectIdentifier: [ResolutionError]] = [:]
     }
 
     private let state = Locked(State())
 
-    init(record: @escaping @Sendable (ResolutionError) -> Void) {
+    init(
+        record: @escaping @Sendable (ResolutionError) -> Void,
+        recordForTheRun: (@Sendable (ResolutionError) -> Void)? = nil
+    ) {
         self.record = record
+        self.recordForTheRun = recordForTheRun
     }
 
     /// Whether the current code runs on the test's own task tree.
     var isCurrent: Bool { Self.ofCurrentTask === self }
 
-    /// Whether `identity` was delivered to this test, or waits for delivery.
-    func hasDelivered(_ identity: String) -> Bool {
-        state.withLock { $0.delivered.contains(identity) }
+    /// Whether the problem `identity` names was recorded for this test.
+    func hasRecorded(_ identity: String) -> Bool {
+        state.withLock { $0.recorded.contains(identity) }
     }
 
     /// What becomes of a problem handed to a test's mailbox.
     enum Intake {
-        /// Record it now: it was met on the test's own task tree while the body runs.
-        case now
-        /// Nothing more: it was delivered before, or waits for the body to return.
-        case done
+        /// Record it now: it is met on the test's own task tree while the body runs.
+        case recordNow
+        /// Kept until the body returns, or recorded before: nothing to do now.
+        case held
         /// The body has returned: it belongs to no test.
         case late
     }
 
-    /// Takes `problem` in, once per ``ResolutionError/identity``: to record now, kept for the body's return, or late.
+    /// Takes `problem` in, once per ``ResolutionError/identity``: to record now, to keep for the body's return, or
+    /// late. One kept from elsewhere and met again on the test's own task tree is recorded now instead.
     func take(_ problem: ResolutionError, onTheTestsTaskTree: Bool) -> Intake {
-        state.withLock { state in
-            // Delivered to the test already: the same problem met again, even after the body, is not news.
-            guard !state.delivered.contains(problem.identity) else { return .done }
+        let identity = problem.identity
+        return state.withLock { state in
+            guard !state.recorded.contains(identity) else { return .held }
             guard state.isOpen else { return .late }
-            state.delivered.insert(problem.identity)
+            let pending = state.pending.firstIndex { $0.identity == identity }
             guard onTheTestsTaskTree else {
-                state.pending.append(problem)
-                return .done
+                if pending == nil { state.pending.append((identity, problem)) }
+                return .held
             }
-            return .now
+            if let pending { state.pending.remove(at: pending) }
+            state.recorded.insert(identity)
+            return .recordNow
+        }
+    }
+
+    /// Keeps `escape`, which no test can be shown to have started, for the first of its candidates whose body
+    /// returns; returns whether this test's body still runs. Called under the lock of the live worlds, which a body's
+    /// return waits for (``World/stopWatching()``).
+    func keepForTheRun(_ escape: ResolutionError, _ claim: RunClaim) -> Bool {
+        state.withLock { state in
+            guard state.isOpen else { return false }
+            state.forTheRun.append((escape, claim))
+            return true
         }
     }
 
     /// Records, on the calling task (the test's), what waits; `closing` says the body returned: problems met from now
-    /// on are late.
+    /// on are late, and the escapes kept for the run that no other candidate recorded are recorded here.
     func deliverPending(closing: Bool = false) {
-        let pending = state.withLock { state in
+        let (pending, forTheRun) = state.withLock { state in
             if closing { state.isOpen = false }
-            defer { state.pending = [] }
-            return state.pending
+            for entry in state.pending { state.recorded.insert(entry.identity) }
+            defer { (state.pending, state.forTheRun) = ([], closing ? [] : state.forTheRun) }
+            return (state.pending.map(\.problem), closing ? state.forTheRun : [])
         }
         for problem in pending { record(problem) }
+        for (escape, claim) in forTheRun where claim.take() {
+            if let recordForTheRun { recordForTheRun(escape) } else { Report.writeWarning(escape) }
+        }
     }
 
     // MARK: Expected escapes
@@ -93,15 +124,13 @@ final class ProblemMailbox: Sendable {
         return state.withLock { $0.expectations.removeValue(forKey: ObjectIdentifier(token)) ?? [] }
     }
 
-    /// Gives `escape` to every expectation that runs now; returns whether there was one.
+    /// Gives `escape` to every expectation that runs now, once per problem each; returns whether there was one.
     func absorb(_ escape: ResolutionError) -> Bool {
-        state.withLock { state in
+        let identity = escape.identity
+        return state.withLock { state in
             guard !state.expectations.isEmpty else { return false }
-            // Once per problem and expectation.
             for key in state.expectations.keys
-            where state.expectations[key]?.contains(where: {
-                $0.identity == escape.identity
-            }) == false {
+            where state.expectations[key]?.contains(where: { $0.identity == identity }) == false {
                 state.expectations[key]?.append(escape)
             }
             return true
@@ -111,3 +140,16 @@ final class ProblemMailbox: Sendable {
 
 /// One `expectingEscapes` body, told apart from others that run at the same time.
 final class ExpectationToken: Sendable {}
+
+/// An escape's one recording for the run, which its candidate tests share: the first to take it records it.
+final class RunClaim: Sendable {
+    private let taken = Locked(false)
+
+    /// Takes the claim; returns whether it was free.
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
+    }
+}

@@ -2,7 +2,7 @@
 
 /// The one route every problem Forge reports takes from where it is detected: a captive dependency, an escaped
 /// resolution, a live closure in a strict test, a call of an unimplemented endpoint. Detection code builds the
-/// problem and names its owner; this decides where it goes, by one set of rules, in order:
+/// problem and names where it was met; this decides where it goes, by one set of rules, in order:
 ///
 /// 1. Met inside a running `verify` (on its thread, or in its tasks): the problem goes to verify's report.
 /// 2. An escape that bypasses the world of a test that runs `expectingEscapes` is absorbed there.
@@ -12,66 +12,79 @@
 ///      task tree (so `withKnownIssue` sees it), kept until the test's body returns when met elsewhere (a queue the
 ///      world was carried to, a thread Forge started), and a warning once the body has returned;
 ///    - met in a world of no test, a warning;
-///    - an escape met off every test's task tree cannot be shown to be any one test's, though some live test
-///      overrides what it resolved: it goes to the run's reporter (ForgeTesting's records an issue of no test), or is
-///      a warning, naming every candidate test, and fails none of them.
-/// 5. Once: per problem and test, and per problem for the run where no test is told (warnings, unattributed escapes).
+///    - an escape met off every test's task tree cannot be shown to be any one test's, though live tests override
+///      what it resolved: it fails none of them. The first of those candidates whose body returns records it as a
+///      warning that names them all (ForgeTesting: an issue of severity `.warning`, which fails nothing); where no
+///      candidate is a test's, it is a warning on standard error.
+/// 5. Once: per problem and test, and per problem for the run where no test is told (warnings, escapes no test can
+///    be shown to have started).
 ///
 /// A warning is written to standard error in every build where the kind's policy is `.warn`: the policies' defaults
 /// (`.off` in release builds) are what keep a release build quiet.
 enum ProblemRoute {
-    /// Whose a problem is.
-    enum Owner {
-        /// Met in this world: its test's, if it has one.
-        case world(World)
-        /// An escape met off every test's task tree: these tests' worlds were bypassed (their mailboxes), and none of
-        /// them can be shown to have started the work.
-        case unattributed(candidates: [ProblemMailbox])
-    }
-
     /// What a kind of problem's policy says.
     enum Policy {
         case warn, stop, off
     }
 
-    private struct State {
-        /// Where a problem that belongs to no one test goes, for the run: set by a test framework.
-        var runReporter: (@Sendable (ResolutionError) -> Void)?
-        /// What was written as a warning, or given to the run's reporter, by ``ResolutionError/identity``.
-        var reported: Set<String> = []
-    }
-
-    private static let state = Locked(State())
+    /// What was written as a warning, or kept for the run, by ``ResolutionError/identity``.
+    private static let reported = Locked<Set<String>>([])
 
     /// How many `expectingEscapes` bodies run, in the whole process: while one does, escapes are looked for whatever
     /// the policy says.
     static let expectationsRunning = AtomicCounter()
 
-    /// Sends `problem`, owned by `owner`, where the rules say.
-    static func report(_ problem: ResolutionError, to owner: Owner) {
-        if let verification = Verification.current { return verification.record(problem) }
-        if problem.kind == .escapedResolution, isAbsorbed(problem, by: owner) { return }
+    /// Sends `problem`, met in `world`, where the rules say.
+    static func report(_ problem: ResolutionError, metIn world: World) {
+        if let verification = Verification.current, verification.record(problem) { return }
+        if problem.kind == .escapedResolution, expectationsRunning.value > 0, world.mailbox?.absorb(problem) == true {
+            return
+        }
         switch policy(for: problem.kind) {
         case .off: return
         case .stop: Report.stop(problem)
         case .warn: break
         }
-        switch owner {
-        case .world(let world):
-            guard let mailbox = world.mailbox else { return warnOnce(problem) }
-            switch mailbox.take(problem, onTheTestsTaskTree: mailbox.isCurrent) {
-            case .now: mailbox.record(problem)
-            case .done: break
-            case .late: warnOnce(problem, note: "It was met after the test's body returned: it belongs to no test.")
+        guard let mailbox = world.mailbox else { return warnOnce(problem) }
+        switch mailbox.take(problem, onTheTestsTaskTree: mailbox.isCurrent) {
+        case .recordNow: mailbox.record(problem)
+        case .held: break
+        case .late: warnOnce(problem, note: "It was met after the test's body returned: it belongs to no test.")
+        }
+    }
+
+    /// Sends an escape met off every test's task tree, of `box` (through the factories `chain` names), where the
+    /// rules say. While the worlds it bypassed are found, the one lock that every world's body return waits for
+    /// (``World/stopWatching()``) is held: a candidate's expectation, or its test's body, cannot end in between.
+    static func reportEscape(of box: FactoryBox, through chain: [String]) {
+        enum Outcome {
+            case done
+            case stop(ResolutionError)
+            case warn(ResolutionError)
+        }
+        let policy = policy(for: .escapedResolution)
+        let outcome = World.withEscapeCandidates(of: box) { descriptions, mailboxes -> Outcome in
+            let escape = ResolutionError.escapedResolution(
+                box, bypassing: descriptions, through: chain, throughLazyProperty: false)
+            if expectationsRunning.value > 0 {
+                // Every candidate that expects one absorbs it.
+                let absorbed = mailboxes.reduce(false) { absorbed, mailbox in mailbox.absorb(escape) || absorbed }
+                if absorbed { return .done }
             }
-        case .unattributed:
-            // `nil` when reported before; `.some(nil)` when no test framework hears the run's problems.
-            let firstTime = state.withLock { state -> (@Sendable (ResolutionError) -> Void)?? in
-                state.reported.insert(problem.identity).inserted ? .some(state.runReporter) : nil
+            switch policy {
+            case .off: return .done
+            case .stop: return .stop(escape)
+            case .warn: break
             }
-            guard let firstTime else { return }
-            guard let reporter = firstTime else { return write(problem) }
-            reporter(problem)
+            guard reported.withLock({ $0.insert(escape.identity).inserted }) else { return .done }
+            let claim = RunClaim()
+            let kept = mailboxes.reduce(false) { kept, mailbox in mailbox.keepForTheRun(escape, claim) || kept }
+            return kept ? .done : .warn(escape)
+        }
+        switch outcome {
+        case .done?, nil: return
+        case .stop(let escape)?: Report.stop(escape)
+        case .warn(let escape)?: write(escape)
         }
     }
 
@@ -80,23 +93,6 @@ enum ProblemRoute {
     static func deliverPending() {
         guard let mailbox = ProblemMailbox.ofCurrentTask else { return }
         mailbox.deliverPending()
-    }
-
-    /// Has `reporter` hear the problems that belong to no one test, once each for the run.
-    static func setRunReporter(_ reporter: @escaping @Sendable (ResolutionError) -> Void) {
-        state.withLock { $0.runReporter = reporter }
-    }
-
-    /// Whether a test that expects escapes absorbed `escape`.
-    private static func isAbsorbed(_ escape: ResolutionError, by owner: Owner) -> Bool {
-        guard expectationsRunning.value > 0 else { return false }
-        switch owner {
-        case .world(let world):
-            return world.mailbox?.absorb(escape) ?? false
-        case .unattributed(let candidates):
-            // Every candidate that expects one absorbs it.
-            return candidates.reduce(false) { absorbed, mailbox in mailbox.absorb(escape) || absorbed }
-        }
     }
 
     /// What the policy of problems of `kind` says.
@@ -113,7 +109,7 @@ enum ProblemRoute {
 
     /// Writes `problem` as a warning, once per problem for the run.
     private static func warnOnce(_ problem: ResolutionError, note: String? = nil) {
-        guard state.withLock({ $0.reported.insert(problem.identity).inserted }) else { return }
+        guard reported.withLock({ $0.insert(problem.identity).inserted }) else { return }
         write(problem, note: note)
     }
 
@@ -131,15 +127,5 @@ extension ResolutionError {
         case .escapedResolution: "\(kind)|\(factory)|\(chain.joined(separator: "|"))|\(distinction)"
         default: "\(kind)|\(factory)|\(distinction)"
         }
-    }
-}
-
-extension SharedContainer.Diagnostics {
-    /// Has `reporter` hear the problems that Forge cannot show belong to any one test (an escape met off every test's
-    /// task tree), once each for the run, instead of a warning on standard error: for ForgeTesting, which records each
-    /// as an issue of no test.
-    @_spi(ForgeTesting)
-    public static func reportUnattributedProblems(to reporter: @escaping @Sendable (ResolutionError) -> Void) {
-        ProblemRoute.setRunReporter(reporter)
     }
 }

@@ -267,11 +267,13 @@ final class Verification: Sendable {
         return problems
     }
 
-    /// Records `problem`, once per problem and chain, while the verification runs.
-    func record(_ problem: ResolutionError) {
+    /// Records `problem`, once per problem and chain, while the verification runs; returns whether it ran.
+    @discardableResult
+    func record(_ problem: ResolutionError) -> Bool {
         state.withLock { state in
-            guard state.isRunning else { return }
+            guard state.isRunning else { return false }
             Self.add(problem, to: &state)
+            return true
         }
     }
 

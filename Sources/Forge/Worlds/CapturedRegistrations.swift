@@ -29,10 +29,13 @@ extension SharedContainer.Registrations {
     public struct Captured: Sendable {
         /// The world's reference; `nil` for the process's world, which never ends.
         private let reference: WorldReference?
+        /// The mailbox of the world's test, if it has one: late work's problems still reach the test while it runs.
+        private let mailbox: ProblemMailbox?
         private let site: String
 
         init(_ world: World, site: String) {
             reference = world.isGlobal ? nil : world.reference
+            mailbox = world.mailbox
             self.site = site
         }
 
@@ -62,7 +65,7 @@ extension SharedContainer.Registrations {
                 after the test returned. It runs in a world of its own, made from the app's baseline: what it \
                 registers and makes goes nowhere. Finish such work before the world ends (await it in the test).
                 """)
-            return World.forLateWork(at: site)
+            return World.forLateWork(at: site, reportingTo: mailbox)
         }
     }
 }
@@ -83,9 +86,11 @@ final class WorldReference: @unchecked Sendable {
 extension World {
     /// A world of its own for work that outlived the world it belonged to (captured at `site`): made from the app's
     /// baseline, so that nothing of the late work reaches the process's world, and ended when the work lets go of it.
-    static func forLateWork(at site: String) -> World {
+    /// Its problems go to `mailbox`, the test of the world it replaces, if any: to the test while it runs, and as
+    /// warnings after.
+    static func forLateWork(at site: String, reportingTo mailbox: ProblemMailbox? = nil) -> World {
         World(
             isGlobal: false, initial: global.registrationsForNestedWorld(), runContext: global.runContext,
-            description: "the isolated world of work that outlived the world of \(site)")
+            description: "the isolated world of work that outlived the world of \(site)", mailbox: mailbox)
     }
 }

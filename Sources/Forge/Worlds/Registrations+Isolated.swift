@@ -65,6 +65,10 @@ extension SharedContainer.Registrations {
     /// when the body returns when met elsewhere (a queue the world was carried to); a warning once it has returned.
     /// `problems` is called on the body's task tree only, where the framework can tell the test.
     ///
+    /// An escape that work off every test's task tree made, bypassing this world among others, fails no test: if this
+    /// test's body is the first of theirs to return, it goes to `forTheRun`, on the body's task, to be recorded as a
+    /// warning that fails nothing; without `forTheRun`, it is a warning on standard error.
+    ///
     /// A `strict` world (`true`) also hands `problems` every factory whose live closure runs in it, once per factory:
     /// its own closure, a context's other than `onTest`, or the app's baseline registration, unless it is marked
     /// `liveInTests` (``ResolutionError/Kind/liveInStrictTest``). `false` says the world is lenient; `nil`, that it is
@@ -75,9 +79,10 @@ extension SharedContainer.Registrations {
     @_spi(ForgeTesting)
     public static func isolated<R>(
         named name: String, fileID: String, line: Int, strict: Bool? = nil,
-        reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void, _ body: () throws -> R
+        reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void,
+        reportingForTheRun forTheRun: (@Sendable (ResolutionError) -> Void)? = nil, _ body: () throws -> R
     ) rethrows -> R {
-        let mailbox = ProblemMailbox(record: problems)
+        let mailbox = ProblemMailbox(record: problems, recordForTheRun: forTheRun)
         let world = World.makeIsolated(
             named: name, runContext: nil, at: "\(fileID):\(line)", mailbox: mailbox, watchingForEscapes: true,
             strict: strict)
@@ -90,14 +95,15 @@ extension SharedContainer.Registrations {
         }
     }
 
-    /// The async form of ``isolated(named:fileID:line:strict:reportingProblems:_:)``.
+    /// The async form of ``isolated(named:fileID:line:strict:reportingProblems:reportingForTheRun:_:)``.
     @_spi(ForgeTesting)
     public static func isolated<R>(
         named name: String, fileID: String, line: Int, strict: Bool? = nil,
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void,
+        reportingForTheRun forTheRun: (@Sendable (ResolutionError) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
-        let mailbox = ProblemMailbox(record: problems)
+        let mailbox = ProblemMailbox(record: problems, recordForTheRun: forTheRun)
         let world = World.makeIsolated(
             named: name, runContext: nil, at: "\(fileID):\(line)", mailbox: mailbox, watchingForEscapes: true,
             strict: strict)

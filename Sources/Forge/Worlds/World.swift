@@ -430,29 +430,31 @@ extension World {
 // MARK: Escaped resolutions
 
 extension World {
-    /// The live worlds that watch and whose override a resolution of `box` in the process's world bypassed: every
-    /// such world that registered an override of its own; or, for a lazy property read in `reader` (whose owner was
-    /// made outside it), `reader` alone, if `box` has an override there that differs from `baseline`. Described, with
-    /// their tests' mailboxes; `nil` when none was bypassed.
-    static func escapeCandidates(
-        of box: FactoryBox, readBy reader: World?, againstBaseline baseline: Registration? = nil
-    ) -> (descriptions: [String], mailboxes: [ProblemMailbox])? {
+    /// The world `reader` is, if it is live, watches, and has an override for `box` that differs from `baseline` (the
+    /// process's baseline registration): the world a lazy property read in `reader`, whose owner was made outside
+    /// it, bypassed by resolving `box` in the process's world. `nil` when it bypassed none.
+    static func escapeCandidate(of box: FactoryBox, readBy reader: World, againstBaseline baseline: Registration?)
+        -> World?
+    {
+        live.withLock { worlds in
+            worlds[ObjectIdentifier(reader)] != nil && reader.overrides(box, differingFrom: baseline) ? reader : nil
+        }
+    }
+
+    /// Calls `body` with the live worlds that watch and registered an override of `box` of their own, which a
+    /// resolution of `box` in the process's world bypassed (described, sorted, and their tests' mailboxes), and
+    /// returns what it returns; `nil`, without calling it, when there are none. `body` runs under the lock of the live
+    /// worlds, which ``stopWatching()`` takes: none of them stops watching meanwhile. It must run no user code.
+    static func withEscapeCandidates<R>(
+        of box: FactoryBox, _ body: (_ descriptions: [String], _ mailboxes: [ProblemMailbox]) -> R
+    ) -> R? {
         // The worlds stay alive while the list's lock is held: one that ends takes it first to leave the list.
         live.withLock { worlds in
-            var bypassed: [Unmanaged<World>] = []
-            if let reader {
-                if let world = worlds[ObjectIdentifier(reader)], reader.overrides(box, differingFrom: baseline) {
-                    bypassed.append(world)
-                }
-            } else {
-                for world in worlds.values where world._withUnsafeGuaranteedRef({ $0.overrides(box) }) {
-                    bypassed.append(world)
-                }
-            }
+            let bypassed = worlds.values.filter { world in world._withUnsafeGuaranteedRef { $0.overrides(box) } }
             guard !bypassed.isEmpty else { return nil }
             let descriptions = bypassed.map { world in world._withUnsafeGuaranteedRef { $0.description } }.sorted()
             let mailboxes = bypassed.compactMap { world in world._withUnsafeGuaranteedRef { $0.mailbox } }
-            return (descriptions, mailboxes)
+            return body(descriptions, mailboxes)
         }
     }
 
@@ -480,9 +482,11 @@ extension World {
     /// Whether ``end()`` ran: a world that a failing `verify` ended lives on, its scopes emptied.
     var hasEnded: Bool { state.withLock { $0.isEnded } }
 
-    /// Stops watching for escapes: the body of this world's `isolated` call returned.
+    /// Stops watching for escapes: the body of this world's `isolated` call returned. Under the lock of the live
+    /// worlds, so that an escape found while this world watched is routed before its test's body is over
+    /// (``ProblemRoute/reportEscape(of:through:)``).
     func stopWatching() {
-        state.withLock { $0.isWatching = false }
+        World.live.withLock { _ in state.withLock { $0.isWatching = false } }
     }
 }
 

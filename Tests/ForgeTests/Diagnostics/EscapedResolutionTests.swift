@@ -161,7 +161,7 @@ private final class LazyUser: @unchecked Sendable {
         #expect(World.isolatedWorldsExist)
         #expect(await Task.detached { Container.escapeLate().name }.value == "live")
         // The world lives, overrides the factory, and no longer counts the resolution as an escape from it.
-        #expect(World.escapeCandidates(of: Container.escapeLate.box, readBy: nil) == nil)
+        #expect(World.withEscapeCandidates(of: Container.escapeLate.box) { _, _ in true } == nil)
         release.finish()
         await task.value
         #expect(problems.isEmpty)

@@ -20,6 +20,9 @@ private final class RouteHolder: Sendable {
 private struct RouteStub: Sendable {
     var fetch: @Sendable () -> Int
     var save: @Sendable () -> Void
+    /// A stand-in with the same label as `testValue`'s `fetch`, made at another line.
+    static let sameLabel = RouteStub(
+        fetch: unimplemented("RouteStub.fetch", placeholder: 1), save: unimplemented("RouteStub.save"))
     static let testValue = RouteStub(
         fetch: unimplemented("RouteStub.fetch", placeholder: 0), save: unimplemented("RouteStub.save"))
 }
@@ -210,6 +213,45 @@ private func hearing(
         #expect(heard.map(\.onTheTestsTask) == [true, true])
     }
 
+    @Test("A problem kept from a queue and met again on the test's task is recorded at once, once")
+    func keptThenMetOnTheTestsTask() async {
+        let (inTheBody, heard) = await hearing(named: "kept, then met") {
+            let registrations = Container.Registrations.capture()
+            #expect(onAQueue { registrations.run { Container.routeStub().fetch() } } == 0)
+            _ = await Task { Container.routeStub().fetch() }.value
+        }
+        #expect(inTheBody == 1, "recorded when met on the test's task, not held for the body's return")
+        #expect(heard.map(\.problem.factory) == ["RouteStub.fetch"])
+    }
+
+    @Test("Two stand-ins with one label, made at two places, are two problems")
+    func twoStandInsOneLabel() async {
+        let (_, heard) = await hearing(named: "two stand-ins") {
+            _ = RouteStub.testValue.fetch()
+            _ = RouteStub.sameLabel.fetch()
+        }
+        #expect(heard.map(\.problem.factory) == ["RouteStub.fetch", "RouteStub.fetch"])
+    }
+
+    @Test("A nested world freed, then used by work carried out of it while the test runs, still reports to the test")
+    func aFreedNestedWorldReportsToItsTest() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let heard = Locked<[String]>([])
+            let record: @Sendable (ResolutionError) -> Void = { problem in heard.mutate { $0.append(problem.factory) } }
+            Container.Registrations.isolated(named: "test", fileID: #fileID, line: #line, reportingProblems: record) {
+                // Nothing keeps the nested world alive once its body returns.
+                let inner = Container.Registrations.isolated(named: "inner") { Container.Registrations.capture() }
+                _ = inner.run { Container.routeStub().fetch() }
+                precondition(heard.value == ["RouteStub.fetch"], "heard \(heard.value)")
+            }
+        }
+        let text = standardError(result)
+        #if DEBUG
+            #expect(text.contains("code ran in a world that had ended"), "the late world is still said: \(text)")
+        #endif
+        #expect(!text.contains("Forge warning: unimplemented"), "\(text)")
+    }
+
     @Test("Inside verify, sync or async, what its body meets goes to its report, not to the test around it")
     func insideVerifyItGoesToTheReport() async {
         let (reports, heard) = await collectingProblems(named: "around verify") {
@@ -234,42 +276,38 @@ private func hearing(
         #expect(heard.map(\.onTheTestsTask) == [true])
     }
 
-    @Test("An escape off every test's task tree is reported once for the run, naming every candidate, to no test")
-    func anUnattributedEscapeIsReportedOnce() async {
-        await #expect(processExitsWith: .success) {
-            Container.Diagnostics.escapedResolutions = .warn
-            let run = Locked<[ResolutionError]>([])
-            Container.Diagnostics.reportUnattributedProblems { problem in run.mutate { $0.append(problem) } }
-            let registered = Occurrences("a test registered its override")
-            let escaped = Occurrences("the escaping work resolved")
-            let heard = await withTaskGroup(of: Int.self) { group in
-                for n in 0..<32 {
-                    group.addTask {
-                        let (_, problems) = await collectingProblems(named: "case \(n)") {
-                            Container.routeEscape.register { RouteClient() }
-                            registered.signal()
-                            await escaped.expect(within: 60)
-                        }
-                        return problems.count
-                    }
-                }
+    @Test("An escape off every test's task tree fails no test: the first candidate to return records it once")
+    func anUnattributedEscapeIsRecordedOnceForTheRun() async {
+        let forTheRun = Locked<[ResolutionError]>([])
+        let registered = Occurrences("a test registered its override")
+        let escaped = Occurrences("the escaping work resolved")
+        let heard = await withTaskGroup(of: Int.self) { group in
+            for n in 0..<32 {
                 group.addTask {
-                    // Another test, which overrides nothing, starts work that leaves every test's task tree.
-                    let (_, problems) = await collectingProblems(named: "escaping") {
-                        await registered.expect(32, within: 60)
-                        for _ in 0..<3 { _ = await Task.detached { Container.routeEscape() }.value }
-                        escaped.signal()
+                    let (_, problems) = await collectingProblems(named: "case \(n)", hearingForTheRun: forTheRun) {
+                        Container.routeEscape.register { RouteClient() }
+                        registered.signal()
+                        await escaped.expect(within: 60)
                     }
                     return problems.count
                 }
-                return await group.reduce(0, +)
             }
-            precondition(heard == 0, "tests heard \(heard) problems")
-            precondition(run.value.count == 1, "the run heard \(run.value.count) reports")
-            let message = run.value[0].description
-            precondition(message.components(separatedBy: "the isolated world \"case ").count == 33, message)
-            precondition(message.contains("Forge cannot tell which test started it"), message)
+            group.addTask {
+                // Another test, which overrides nothing, starts work that leaves every test's task tree.
+                let (_, problems) = await collectingProblems(named: "escaping", hearingForTheRun: forTheRun) {
+                    await registered.expect(32, within: 60)
+                    for _ in 0..<3 { _ = await Task.detached { Container.routeEscape() }.value }
+                    escaped.signal()
+                }
+                return problems.count
+            }
+            return await group.reduce(0, +)
         }
+        #expect(heard == 0, "no test heard it as its own")
+        #expect(forTheRun.value.count == 1, "\(forTheRun.value)")
+        let message = forTheRun.value.first?.description ?? ""
+        #expect(message.components(separatedBy: "the isolated world \"case ").count == 33, "\(message)")
+        #expect(message.contains("Forge cannot tell which test started it"), "\(message)")
     }
 
     @Test("Work carried in a world that a failing verify ended gets a world of its own, never the process's")

@@ -103,8 +103,9 @@ private enum Bystanders {
     static let escaped = Occurrences("the escaping test's work resolved")
 }
 
-/// 32 cases override one factory while another test's work escapes them all: none of the 32 fails, and the escape is
-/// reported once, to the test that expects it. (Its cases run at once: Swift Testing's default, parallel.)
+/// 32 cases override one factory while another test's work escapes them all, uncarried: none of the 32 fails, and
+/// the escape is recorded once, as a warning of one of them that names them all (.ci/run counts it in each of its 20
+/// runs). Its cases run at once: Swift Testing's default, parallel.
 @Suite(.isolatedRegistrations(.strict)) struct EscapeBlamesNoBystanderTests {
     @Test(arguments: 0..<32)
     func aBystanderOverridesTheFactory(n: Int) async {
@@ -115,16 +116,9 @@ private enum Bystanders {
         #expect(Container.proofBystanders().text == "bystander \(n)")
     }
 
-    @Test func theEscapingTestAbsorbsItsEscapeOnce() async {
-        Container.proofBystanders.register { MockGreeting("escaping") }
+    @Test func anotherTestsWorkEscapes() async {
         await Bystanders.registered.expect(32, within: 60)
-        let (names, escapes) = await Container.Registrations.absorbingEscapes {
-            await Task.detached { Container.proofBystanders().text }.value
-        }
+        #expect(await Task.detached { Container.proofBystanders().text }.value == "hello")
         Bystanders.escaped.signal()
-        #expect(names == "hello")
-        #expect(escapes?.count == 1, "\(escapes ?? [])")
-        let message = escapes?.first?.description ?? ""
-        #expect(message.components(separatedBy: "aBystanderOverridesTheFactory(n:)").count == 33, "\(message)")
     }
 }
