@@ -80,14 +80,8 @@ extension Prewarming {
         warnUnlessKept()
         switch executor {
         case .thread:
-            let context = EscapedResolutions.contextToCarry()  // a test's own use of the process's world stays so
             await withCheckedContinuation { (made: CheckedContinuation<Void, Never>) in
-                NewThread.start(for: "Container.prewarm") { [box] in
-                    EscapedResolutions.$context.withValue(context) {
-                        World.inWorld(world) { _ = box.resolveObject(.noParameter) }
-                    }
-                    made.resume()
-                }
+                startThread(in: world) { made.resume() }
             }
             // What the new thread met for a test waits in its mailbox: recorded here, on the test's task.
             ProblemRoute.deliverPending()
@@ -105,16 +99,27 @@ extension Prewarming {
         let box = box
         switch executor {
         case .thread:
-            let context = EscapedResolutions.contextToCarry()
-            NewThread.start(for: "Container.prewarm") {
-                EscapedResolutions.$context.withValue(context) {
-                    World.inWorld(world) { _ = box.resolveObject(.noParameter) }
-                }
-            }
+            startThread(in: world)
         case .mainActor:
             Task { @MainActor in World.inWorld(world) { _ = box.resolveObject(.noParameter) } }
         case .task:
             Task { await World.inWorld(world) { _ = try? await box.resolveAsync() } }
+        }
+    }
+
+    /// Starts a thread of Forge's that makes the instance in `world`, then calls `done`. The thread carries what the
+    /// calling code's resolutions carry: whose use of the process's world it is (a test's own stays deliberate), and
+    /// the `verify` it runs in, whose report hears what the thread meets.
+    private func startThread(in world: World, then done: @escaping @Sendable () -> Void = {}) {
+        let context = EscapedResolutions.contextToCarry()
+        let verification = Verification.current
+        NewThread.start(for: "Container.prewarm") { [box] in
+            Verification.$inTask.withValue(verification) {
+                EscapedResolutions.$context.withValue(context) {
+                    World.inWorld(world) { _ = box.resolveObject(.noParameter) }
+                }
+            }
+            done()
         }
     }
 

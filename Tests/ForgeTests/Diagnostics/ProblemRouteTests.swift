@@ -260,10 +260,12 @@ private func hearing(
                 Container.routeStub().save()
             }
             let async = await Container.Diagnostics.verify { _ = Container.routeStub().save() }
-            return (sync, async)
+            let prewarmed = await Container.Diagnostics.verify { await Container.prewarm(Container.routeCallsStub) }
+            return (sync, async, prewarmed)
         }
         #expect(heard.isEmpty, "\(heard)")
         #expect(reports.0.problems.map(\.factory) == ["RouteStub.fetch", "RouteStub.save"])
+        #expect(reports.2.problems.map(\.factory) == ["RouteStub.fetch"], "from prewarm's thread")
         #expect(reports.1.problems.map(\.factory) == ["RouteStub.save"])
     }
 
