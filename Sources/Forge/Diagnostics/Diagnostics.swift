@@ -31,65 +31,29 @@ extension SharedContainer {
 enum Report {
     /// Stops the process: `chain` ends with a factory that is already being made further up.
     static func circularDependency(_ chain: [FactoryBox]) -> Never {
-        stop(ResolutionError.circularDependency(chain, in: World.current))
+        ProblemRoute.stop(ResolutionError.circularDependency(chain, in: World.current))
     }
 
     /// Stops the process: the factory declared as `declaration`, at `site`, is promised, and nothing is registered
     /// for it in the current world.
     static func promiseNotFulfilled(_ declaration: String, _ site: String) -> Never {
         let chain = CycleDetection.chain.map(\.declaration)
-        stop(ResolutionError.promiseNotFulfilled(declaration, site, chain: chain, in: World.current))
+        ProblemRoute.stop(ResolutionError.promiseNotFulfilled(declaration, site, chain: chain, in: World.current))
     }
 
     /// Stops the process: `factory`'s closure would run `depth` closures deep on this thread. With cycle detection
     /// off (release builds), a cycle through `unique` factories gets here instead of overflowing the stack.
     static func tooDeep(_ factory: FactoryBox, depth: Int) -> Never {
-        stop(
+        ProblemRoute.stop(
             ResolutionError.nestedTooDeep(
                 factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
-    }
-
-    /// Stops the process with `problem`'s message; on a thread of a running
-    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk``, records it and parks the thread instead
-    /// (``Verification``). Met elsewhere inside a `verify` (on the main actor, or in a `Task { }` that its body
-    /// started), or by work that outlived one, the message says why it stops and what to do.
-    static func stop(_ problem: ResolutionError) -> Never {
-        let thread = ThreadResolutionState.current
-        // Parks this thread for good, unless the verification it belongs to had ended.
-        thread.verification?.abandon(with: problem)
-        guard let verification = thread.verification ?? Verification.inTask else { fatalError(problem.description) }
-        let note: String
-        if !verification.isRunning {
-            note = """
-                Work that a Container.Diagnostics.verify body started met this after the verify had ended: it is no \
-                part of the report, and stops the process as it would outside verify.
-                """
-        } else if verification.currentTaskPrefersItsExecutor {
-            // A task of the body's task tree, on an actor that runs its own jobs: the main actor, most likely.
-            note = """
-                Container.Diagnostics.verify met this on a thread it does not own (the main actor's, or another \
-                actor's that runs on an executor of its own), which it cannot park, and a closure that cannot throw \
-                cannot return it: the process stops. Check a root whose closures run on the main actor in an exit \
-                test (the Testing article shows how).
-                """
-        } else {
-            note = """
-                Container.Diagnostics.verify met this on a thread it does not own: in an unstructured task (a \
-                Task { }) that its body started, which Swift runs on its own threads, not on verify's (an \
-                unstructured task does not inherit verify's task executor, as the child tasks of async let and of \
-                a task group do). verify cannot park that thread, and a closure that cannot throw cannot return \
-                the problem: the process stops. Run that work as a child task of an async verify's body (async let, \
-                or a task group) instead, or check it in an exit test (the Testing article shows how).
-                """
-        }
-        fatalError(problem.description + "\n" + note)
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.
     static func circularDependency(reentering factory: FactoryBox) -> Never {
         let chain = CycleDetection.chain
         if !chain.isEmpty { circularDependency(chain + [factory]) }
-        stop(
+        ProblemRoute.stop(
             ResolutionError(
                 kind: .circularDependency, factory: factory.declaration,
                 chain: [factory.declaration, factory.declaration],
@@ -106,7 +70,7 @@ enum Report {
     static func circularDependencyAcrossThreads(waitingFor what: String) -> Never {
         let chain = CycleDetection.chain.map(\.declaration)
         let mine = chain.isEmpty ? "" : "\nThis thread is making:\n    " + chain.joined(separator: "\n -> ")
-        stop(
+        ProblemRoute.stop(
             ResolutionError(
                 kind: .circularDependency, factory: what, chain: chain, world: World.current.description,
                 description: """
@@ -121,7 +85,7 @@ enum Report {
     /// Stops the process: a lazy property was read or set on the thread that is still making its first value.
     static func lazyPropertyReentered(_ factory: FactoryBox) -> Never {
         let world = World.current
-        stop(
+        ProblemRoute.stop(
             ResolutionError(
                 kind: .circularDependency, factory: factory.declaration,
                 chain: [factory.declaration, factory.declaration], world: world.description,

@@ -42,7 +42,7 @@ enum ProblemRoute {
         }
         switch policy(for: problem.kind) {
         case .off: return
-        case .stop: Report.stop(problem)
+        case .stop: stop(problem)
         case .warn: break
         }
         guard let mailbox = world.mailbox else { return warnOnce(problem) }
@@ -83,9 +83,46 @@ enum ProblemRoute {
         }
         switch outcome {
         case .done?, nil: return
-        case .stop(let escape)?: Report.stop(escape)
+        case .stop(let escape)?: stop(escape)
         case .warn(let escape)?: write(escape)
         }
+    }
+
+    /// The route of a problem that stops the process (a missing promise, a cycle, nesting too deep, or any problem
+    /// under a `.stop` policy): stops it with `problem`'s message; on a thread of a running
+    /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk``, records it and parks the thread instead
+    /// (``Verification``). Met elsewhere inside a `verify` (on the main actor, or in a `Task { }` that its body
+    /// started), or by work that outlived one, the message says why it stops and what to do.
+    static func stop(_ problem: ResolutionError) -> Never {
+        let thread = ThreadResolutionState.current
+        // Parks this thread for good, unless the verification it belongs to had ended.
+        thread.verification?.abandon(with: problem)
+        guard let verification = thread.verification ?? Verification.inTask else { fatalError(problem.description) }
+        let note: String
+        if !verification.isRunning {
+            note = """
+                Work that a Container.Diagnostics.verify body started met this after the verify had ended: it is no \
+                part of the report, and stops the process as it would outside verify.
+                """
+        } else if verification.currentTaskPrefersItsExecutor {
+            // A task of the body's task tree, on an actor that runs its own jobs: the main actor, most likely.
+            note = """
+                Container.Diagnostics.verify met this on a thread it does not own (the main actor's, or another \
+                actor's that runs on an executor of its own), which it cannot park, and a closure that cannot throw \
+                cannot return it: the process stops. Check a root whose closures run on the main actor in an exit \
+                test (the Testing article shows how).
+                """
+        } else {
+            note = """
+                Container.Diagnostics.verify met this on a thread it does not own: in an unstructured task (a \
+                Task { }) that its body started, which Swift runs on its own threads, not on verify's (an \
+                unstructured task does not inherit verify's task executor, as the child tasks of async let and of \
+                a task group do). verify cannot park that thread, and a closure that cannot throw cannot return \
+                the problem: the process stops. Run that work as a child task of an async verify's body (async let, \
+                or a task group) instead, or check it in an exit test (the Testing article shows how).
+                """
+        }
+        fatalError(problem.description + "\n" + note)
     }
 
     /// Records now, on the current task, what waits in its test's mailbox: for a caller that waited for work on a

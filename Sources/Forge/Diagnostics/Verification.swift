@@ -141,7 +141,7 @@ extension SharedContainer.Diagnostics {
 
 /// One ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk``: a resolution on a thread of its own, on which a
 /// problem that would stop the process is recorded instead, and ends the resolution. Its thread knows it through
-/// ``ThreadResolutionState/verification``, the tasks of an async body through ``inTask``; ``Report`` records a
+/// ``ThreadResolutionState/verification``, the tasks of an async body through ``inTask``; ``ProblemRoute`` records a
 /// problem met on its thread instead of stopping the process, and says where else one was met.
 ///
 /// A resolution that met such a problem cannot go on, nor return through the closures above it, which cannot throw:

@@ -43,7 +43,7 @@ extension FactoryBox {
         } catch let problem as ResolutionError {
             // The promise a `tryResolve()` in another task found unfulfilled, creating the instance this call awaited:
             // unfulfilled for this call too.
-            Report.stop(problem)
+            ProblemRoute.stop(problem)
         } catch {
             preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
         }
