@@ -9,9 +9,9 @@ extension SharedContainer.Registrations {
     /// world meanwhile is absorbed, and the test fails if none happens.
     ///
     /// Work that leaves a test's task tree (a `Task.detached`, a dispatch queue, a thread) resolves in the process's
-    /// world, and an escape met there is reported once for the run, failing no test, because Forge cannot tell which
-    /// test started it. A test that documents such an escape, or keeps a known one while it is being fixed, wraps the
-    /// code that escapes; `body` must wait for the work:
+    /// world, and an escape met there fails no test, because Forge cannot tell which test started it: it is recorded
+    /// once, as a warning of one of the tests whose override it bypassed. A test that documents such an escape, or
+    /// keeps a known one while it is being fixed, wraps the code that escapes; `body` must wait for the work:
     ///
     /// ```swift
     /// @Test(.isolatedRegistrations) func refreshesInTheBackground() async {
@@ -21,8 +21,11 @@ extension SharedContainer.Registrations {
     /// ```
     ///
     /// Escapes are looked for during `body` whatever `Container.Diagnostics.escapedResolutions` says, release builds
-    /// included. An escape bypasses the test's world only where the test overrides what the work resolves. Call it
-    /// in a test under `.isolatedRegistrations` or in an `IsolatedTestCase`; elsewhere it is an issue of the test.
+    /// included. An escape bypasses the test's world only where the test overrides what the work resolves. Forge
+    /// cannot tell whose work escaped, so another test's escape of a factory this test overrides meets the
+    /// expectation too: every test that runs `expectingEscapes` while an escape bypasses its world absorbs it, and
+    /// then nothing else hears of it (no warning is recorded). Call it in a test under `.isolatedRegistrations` or in
+    /// an `IsolatedTestCase`; elsewhere it is an issue of the test.
     ///
     /// - Parameters:
     ///   - sourceLocation: Where the issue goes when no escape happened. Leave the default.

@@ -56,9 +56,13 @@ import Testing
 ///
 /// An escaped resolution off every test's task tree (a `Task.detached`, a queue, a thread that resolved, in the
 /// process's world, a factory a running test overrides) could have been started by any running test, so it fails
-/// none: the trait records it once for the run as an issue of no test (Swift Testing prints "Test «unknown» recorded
-/// an issue"), which fails the run, naming every test whose override it bypassed. A test that means to escape says so
-/// with `Container.Registrations.expectingEscapes`.
+/// none, and does not fail the run. It is recorded once, as an issue of severity `.warning`, by the first of the
+/// tests whose override it bypassed whose body returns, and its message names every one of them: Swift Testing
+/// prints "Test x() recorded a warning", the test passes, and the run's summary says "with 1 warning". A test that
+/// means to escape says so with `Container.Registrations.expectingEscapes`.
+///
+/// The trait tells Forge what a test's task tree is before any of its tests runs, so that a Swift Testing test
+/// without the trait, which uses the process's world on purpose, is never reported as escaping.
 ///
 /// A problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
 /// world, and so the test; `Container.Diagnostics.verify` reports those beneath any root, as problems a test can
@@ -112,7 +116,8 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
         }
     }
 
-    /// Before any test with the trait runs, so that no escape is judged before Forge knows what a test is.
+    /// Tells Forge what a test's task tree is, before any test with the trait runs: no escape is judged before Forge
+    /// knows what a test is.
     public func prepare(for test: Test) async throws {
         Self.tellForgeWhatATestIs()
     }
@@ -124,6 +129,7 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
+/// The trait's spellings on Swift Testing's `Trait`: `.isolatedRegistrations`, with a mode, registrations, or both.
 extension Trait where Self == IsolatedRegistrationsTrait {
     /// Runs each test in its own isolated world.
     public static var isolatedRegistrations: Self {

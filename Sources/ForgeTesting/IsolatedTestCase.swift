@@ -31,9 +31,10 @@ import XCTest
 /// is declared; the message names the test.
 ///
 /// An escaped resolution off every test's task tree (a `Task.detached`, a queue, a thread that resolved, in the
-/// process's world, a factory the test overrides) could have been started by any test, so it fails none: it is a
-/// warning on standard error, once for the run, naming every test whose override it bypassed (XCTest fails a run only
-/// through a test). A test that means to escape says so with `Container.Registrations.expectingEscapes`.
+/// process's world, a factory the test overrides) could have been started by any test, so it fails none, and does
+/// not fail the run: XCTest has no warning severity, so it is a warning on standard error, written once, when the
+/// first test whose override it bypassed returns, naming every such test. A test that means to escape says so with
+/// `Container.Registrations.expectingEscapes`.
 ///
 /// A problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
 /// world, and so the test.

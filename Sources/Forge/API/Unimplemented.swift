@@ -1,7 +1,7 @@
 // Forge: stand-ins for the endpoints of a client that a test did not stub.
 
 /// A stand-in for an endpoint that a test did not stub, which returns `placeholder` when called: a call is an issue
-/// of the running test, once per endpoint and test, or a warning outside tests.
+/// of the running test, once per stand-in and test, or a warning outside tests.
 ///
 /// A client built as a struct of closures gets a test value whose every endpoint fails the test that calls it
 /// without stubbing it, while the test runs on and the suite finishes:
@@ -16,12 +16,13 @@
 ///
 /// The closure's type comes from where it is used: any number of arguments, async or not (a synchronous closure
 /// converts to an async one). Under ForgeTesting's trait and `IsolatedTestCase`, a call is an issue of the test whose
-/// world it runs in, once per endpoint and test however often it is called, from the test itself, a child task, or
-/// work that carries the test's world (``SharedContainer/Registrations/capture(fileID:line:)``). It is recorded at
-/// once on the test's own task tree, when the test's body returns when made elsewhere (a queue the world was carried
-/// to), and is a warning that belongs to no test when made after the body returned. In a
+/// world it runs in, from the test itself, a child task, or work that carries the test's world
+/// (``SharedContainer/Registrations/capture(fileID:line:)``): once per stand-in and test however often it is called
+/// (two stand-ins with one `endpoint`, made at different places, are two issues). It is recorded at once on the
+/// test's own task tree, when the test's body returns when made elsewhere (a queue the world was carried to), and is
+/// a warning that belongs to no test when made after the body returned. In a
 /// ``SharedContainer/Diagnostics/verify(fileID:line:_:)-51hkk`` body, a call is in verify's report. Outside a test's
-/// world, a call writes a warning to standard error, once per endpoint, in every build. (A typed `throws(E)` endpoint
+/// world, a call writes a warning to standard error, once per stand-in, in every build. (A typed `throws(E)` endpoint
 /// needs a placeholder.)
 ///
 /// - Parameters:
@@ -41,7 +42,7 @@ public func unimplemented<each Argument, Result>(
 }
 
 /// A stand-in for a throwing endpoint, which throws ``UnimplementedEndpoint`` when called: a call is an issue of the
-/// running test, once per endpoint and test, or a warning outside tests, as
+/// running test, once per stand-in and test, or a warning outside tests, as
 /// ``unimplemented(_:placeholder:fileID:line:)`` says.
 public func unimplemented<each Argument, Result>(
     _ endpoint: String, fileID: StaticString = #fileID, line: UInt = #line
@@ -54,7 +55,7 @@ public func unimplemented<each Argument, Result>(
 }
 
 /// A stand-in for an endpoint that returns nothing and cannot throw: a call is an issue of the running test, once per
-/// endpoint and test, or a warning outside tests, as ``unimplemented(_:placeholder:fileID:line:)`` says.
+/// stand-in and test, or a warning outside tests, as ``unimplemented(_:placeholder:fileID:line:)`` says.
 // Disfavored: where the endpoint can throw, the throwing stand-in fits better.
 @_disfavoredOverload
 public func unimplemented<each Argument>(

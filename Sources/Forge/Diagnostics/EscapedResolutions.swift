@@ -6,9 +6,10 @@ extension SharedContainer.Diagnostics {
     /// live service instead of the test's mock.
     public enum EscapedResolutionPolicy: Sendable, Equatable {
         /// Reports it. Met on a test's own task tree (a lazy property read in the test), it is an issue of that test,
-        /// at once. Met off every test's task tree, no test can be shown to have started it: it is reported once for
-        /// the run, naming every test whose override it bypassed, as an issue of no test under ForgeTesting's trait,
-        /// and as a warning on standard error under `IsolatedTestCase` and outside tests. In every build.
+        /// at once. Met off every test's task tree, no test can be shown to have started it: it fails no test and not
+        /// the run, and is recorded once, as a warning of the first test whose override it bypassed to return, naming
+        /// every such test (under ForgeTesting's trait, an issue of severity `.warning`); under `IsolatedTestCase`
+        /// and outside tests, a warning on standard error. In every build.
         case warn
         /// Stops the process with the same message.
         case stop
@@ -38,17 +39,20 @@ extension SharedContainer.Diagnostics {
     /// world: one whose owner was made outside a test's world, read in the test, is an escape from that test's world
     /// alone, if the test overrides the factory, and an issue of that test, recorded at once. Work off every test's
     /// task tree could have been started by any running test, one that does not override the factory included: its
-    /// escape fails no test, and is reported once for the run (however many tests override the factory, whatever
-    /// the timing), naming every test whose override it bypassed. Under ForgeTesting's trait it is recorded as an
-    /// issue of no test, which fails the run once; under `IsolatedTestCase` (XCTest fails a run only through a test)
-    /// and outside tests, it is a warning. A test that means to escape says so with ForgeTesting's
-    /// `Container.Registrations.expectingEscapes`, which looks for escapes whatever this says.
+    /// escape fails no test, and does not fail the run. Its candidates are the running tests whose override it
+    /// bypassed. It is recorded once, however many they are and whatever the timing: as a warning of the first
+    /// candidate whose body returns, whose message names every candidate. Under ForgeTesting's trait that is an issue
+    /// of severity `.warning`: the test passes, and the run's summary counts the warning. Under `IsolatedTestCase`
+    /// (XCTest has no warning severity), and where no candidate is a test's, it is a warning on standard error. A
+    /// test that means to escape says so with ForgeTesting's `Container.Registrations.expectingEscapes`, which looks
+    /// for escapes whatever this says; any candidate that runs it absorbs the escape, and then nothing else hears
+    /// of it.
     ///
     /// Resolutions that use the process's world on purpose are not reported: those made in a Swift Testing test
-    /// that runs without the trait, in its own task tree (once ForgeTesting's trait has run in the process: the
-    /// trait tells Forge what a test's task tree is). XCTest runs one test method at a time, so an XCTest case that
-    /// overrides with `push()` and `pop()` meets no world that watches. Set `.off` for a test run that uses the
-    /// process's world otherwise while isolated tests run.
+    /// that runs without the trait, in its own task tree (in a run where ForgeTesting's trait applies to some test:
+    /// the trait tells Forge what a test's task tree is before any of its tests runs). XCTest runs one test method at
+    /// a time, so an XCTest case that overrides with `push()` and `pop()` meets no world that watches. Set `.off` for
+    /// a test run that uses the process's world otherwise while isolated tests run.
     ///
     /// While no isolated world lives, it costs nothing: resolutions in the process's world do not look.
     public static var escapedResolutions: EscapedResolutionPolicy {
@@ -134,8 +138,9 @@ enum EscapedResolutions {
     /// live world that watches overrides `box` on its own (not one it started with). Inside a lazy read
     /// (``Context/lazyRead(by:)``), it is an escape from the reader alone, if `box` has an override there other than
     /// the app's baseline, though the read runs in a test's own task tree: the reader's. Otherwise the work left every
-    /// test's task tree, and no test can be shown to have started it: it is reported for the run, naming every world
-    /// it bypassed (``ProblemRoute``).
+    /// test's task tree, and no test can be shown to have started it: it fails no test, and is recorded once, as a
+    /// warning of the first test whose world it bypassed to return, naming every world it bypassed
+    /// (``ProblemRoute/reportEscape(of:through:)``).
     static func check(_ box: FactoryBox) {
         // While a test expects escapes, they are looked for whatever the policy says.
         guard policy != .off || ProblemRoute.expectationsRunning.value > 0 else { return }
