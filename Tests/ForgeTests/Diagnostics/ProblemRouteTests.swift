@@ -1,6 +1,6 @@
 // The one route every problem takes: to verify's report inside one; to the test whose world met it, at once on the
 // test's own task tree and when its body returns from elsewhere; a warning after the test; an escape that no test can
-// be shown to have started, once for the run and to no test.
+// be shown to have started, once, as a warning of one of the tests whose world it bypassed.
 import Dispatch
 import ForgeTesting
 import Testing
@@ -279,7 +279,7 @@ private func hearing(
     }
 
     @Test("An escape off every test's task tree fails no test: the first candidate to return records it once")
-    func anUnattributedEscapeIsRecordedOnceForTheRun() async {
+    func anUnattributedEscapeIsOneWarning() async {
         let forTheRun = Locked<[ResolutionError]>([])
         let registered = Occurrences("a test registered its override")
         let escaped = Occurrences("the escaping work resolved")
