@@ -213,8 +213,8 @@ extension ResolutionError {
             It ran outside every test's task tree, so Forge cannot tell which test started it (a test that does not \
             override the factory may have): it fails no test, and is reported once, as a warning, naming every test \
             whose override it bypassed. Work that leaves a test's task tree (Task.detached, a dispatch queue, a \
-            thread, a callback delivered on another queue) does not carry its world. Carry it: capture it where the test's code \
-            starts the work, and run the work in it:
+            thread, a callback delivered on another queue) does not carry its world. Carry it: capture it where the \
+            test's code starts the work, and run the work in it:
                 let registrations = Container.Registrations.capture()
                 Task.detached { registrations.run { /* the work */ } }
             A test that means to escape says so: Container.Registrations.expectingEscapes { /* the work */ }.
