@@ -73,10 +73,11 @@ struct ModelBudget {
     let seconds: Double?
     let seed: UInt64
 
-    static func fromEnvironment(operations: Int) -> ModelBudget {
+    static func fromEnvironment(operations: Int, secondsUnderASanitizer: Double = 15) -> ModelBudget {
         let environment = ProcessInfo.processInfo.environment
         // Under a sanitizer, which slows every operation several times, CI's budget is a time.
-        let seconds = environment["FORGE_MODEL_SECONDS"].flatMap(Double.init) ?? (underASanitizer ? 15 : nil)
+        let seconds =
+            environment["FORGE_MODEL_SECONDS"].flatMap(Double.init) ?? (underASanitizer ? secondsUnderASanitizer : nil)
         let seed = environment["FORGE_MODEL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
         return ModelBudget(operations: seconds == nil ? operations : nil, seconds: seconds, seed: seed)
     }
