@@ -17,7 +17,7 @@ struct DeliveryModel {
         var overrides: Set<Int> = []
         /// The captive pairs whose singleton the test's world made: it keeps it, and does not make it again.
         var madeHolders: Set<Int> = []
-        /// What was delivered to the test, or waits for delivery: each problem once per test.
+        /// What was delivered to the test: each problem once per test.
         var delivered: Set<DeliveryProblem> = []
         /// Problems met off the test's task tree while its body runs, in the order met: heard when the body returns.
         var pending: [DeliveryProblem] = []
@@ -26,9 +26,12 @@ struct DeliveryModel {
     private(set) var tests = Array(repeating: Test(), count: DeliveryUniverse.tests)
     /// The captive pairs whose singleton the process's world made.
     private var processHolders: Set<Int> = []
-    /// What was written as a warning or given to the run's reporter: each once for the run. (Forge keeps this for the
-    /// process; each run has factories and endpoints of its own, so a run starts with none.)
+    /// What was written as a warning or kept for the run: each once for the run. (Forge keeps this for the process;
+    /// each run has factories and endpoints of its own, so a run starts with none.)
     private var reported: Set<DeliveryProblem> = []
+    /// Escapes no test can be shown to have started, with their candidates, until the first of those whose body
+    /// returns records it for the run.
+    private var forTheRun: [(problem: DeliveryProblem, candidates: [Int])] = []
     private(set) var observation = DeliveryObservation()
     private var step = 0
 
@@ -73,10 +76,16 @@ struct DeliveryModel {
             let absorbed = escape(of: factory, expectedBy: test)
             observation.absorbed.append(.init(step: step, problems: absorbed))
         case .returns(let test):
-            // On the test's task, when its body returns: what waited, in the order it was met.
+            // On the test's task, when its body returns: what waited, in the order it was met; then the escapes it
+            // is the first of their candidates to record for the run.
             observation.heard[test] += tests[test].pending.map { .init(problem: $0, step: step) }
+            tests[test].delivered.formUnion(tests[test].pending)
             tests[test].pending = []
             tests[test].phase = .returned
+            for entry in forTheRun where entry.candidates.contains(test) {
+                observation.runReports.append(.init(problem: entry.problem, candidates: entry.candidates, step: step))
+            }
+            forTheRun.removeAll { $0.candidates.contains(test) }
         case .end(let test):
             tests[test].phase = .ended
         case .escape(let factory):
@@ -100,31 +109,33 @@ struct DeliveryModel {
         }
     }
 
-    /// A problem met in `test`'s world on `path`: once per test; at once on the test's task tree while the body runs,
-    /// when the body returns from elsewhere, and a warning once the body has returned.
+    /// A problem met in `test`'s world on `path`: once per test; at once on the test's task tree while the body runs
+    /// (even if it waits already, met before from elsewhere), when the body returns from elsewhere, and a warning once
+    /// the body has returned.
     private mutating func meet(_ problem: DeliveryProblem, inWorldOf test: Int, on path: DeliveryPath) {
         // Delivered already, even if met again after the body returned: not news.
         guard !tests[test].delivered.contains(problem) else { return }
         guard tests[test].phase == .running else { return warnOnce(problem, late: true) }
-        tests[test].delivered.insert(problem)
         switch path {
-        case .testsTask, .leftoverTask: observation.heard[test].append(.init(problem: problem, step: step))
-        case .carriedQueue: tests[test].pending.append(problem)
+        case .testsTask, .leftoverTask:
+            tests[test].pending.removeAll { $0 == problem }
+            tests[test].delivered.insert(problem)
+            observation.heard[test].append(.init(problem: problem, step: step))
+        case .carriedQueue:
+            if !tests[test].pending.contains(problem) { tests[test].pending.append(problem) }
         }
     }
 
     /// Work off every test's task tree resolves `factory` in the process's world; returns what `expecting`'s
     /// `expectingEscapes` absorbed. It is an escape from each test whose body runs and that overrides the factory. If
-    /// one of them expects escapes, they absorb it; otherwise it is no test's: the run's reporter hears it once for the
-    /// run, naming every candidate.
+    /// one of them expects escapes, they absorb it; otherwise it is no test's: once for the run, the first of those
+    /// candidates whose body returns records it, naming every candidate.
     private mutating func escape(of factory: Int, expectedBy expecting: Int?) -> [DeliveryProblem] {
         let candidates = tests.indices.filter { tests[$0].phase == .running && tests[$0].overrides.contains(factory) }
         guard !candidates.isEmpty else { return [] }
         let problem = DeliveryProblem(kind: .escape, subject: factory)
         if let expecting, candidates.contains(expecting) { return [problem] }
-        if reported.insert(problem).inserted {
-            observation.runReports.append(.init(problem: problem, candidates: candidates, step: step))
-        }
+        if reported.insert(problem).inserted { forTheRun.append((problem, candidates)) }
         return []
     }
 

@@ -21,15 +21,13 @@ struct DeliveryRun: Sendable {
     let concurrent: Bool
     let ops: [DeliveryOp]
 
-    /// Sets up this process as ForgeTesting's trait sets up a test run, with the run's reporter the check's own, and
-    /// the policies at `.warn` (the model knows no other): only a process of its own may.
+    /// Sets up this process as ForgeTesting's trait sets up a test run, with the policies at `.warn` (the model knows
+    /// no other): only a process of its own may. What a test records for the run goes to the check's own reporter
+    /// (``LiveTest``).
     static func prepareProcess() {
         Container.Diagnostics.captiveDependencies = .warn
         Container.Diagnostics.escapedResolutions = .warn
         Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }
-        Container.Diagnostics.reportUnattributedProblems { problem in
-            DeliveryRunReporter.heard.mutate { $0.append(problem) }
-        }
     }
 
     /// Runs it, in a process that ``prepareProcess()`` set up; returns the disagreement, if any.
@@ -374,8 +372,13 @@ final class LiveTest: Sendable {
         let record: @Sendable (ResolutionError) -> Void = { problem in
             self.heard.mutate { $0.append((problem, self.step.value)) }
         }
+        // An escape no test can be shown to have started, recorded for the run by this test: the check's reporter.
+        let recordForTheRun: @Sendable (ResolutionError) -> Void = { problem in
+            DeliveryRunReporter.heard.mutate { $0.append(problem) }
+        }
         await Container.Registrations.isolated(
-            named: name, fileID: #fileID, line: #line, strict: strict, reportingProblems: record
+            named: name, fileID: #fileID, line: #line, strict: strict, reportingProblems: record,
+            reportingForTheRun: recordForTheRun
         ) {
             captured.value = Container.Registrations.capture()
             let leftoverInbox = leftover.stream
