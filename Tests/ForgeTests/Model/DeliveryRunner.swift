@@ -62,24 +62,8 @@ struct DeliveryRun: Sendable {
     /// The shortest schedule found, by removing operations (never a barrier), on which Forge and the model still
     /// disagree.
     func shrunk() -> DeliveryRun {
-        var ops = ops
-        var chunk = max(1, ops.count / 2)
-        while chunk >= 1 {
-            var start = 0
-            var removedAny = false
-            while start < ops.count {
-                let range = start..<min(ops.count, start + chunk)
-                var candidate = ops
-                candidate.replaceSubrange(range, with: ops[range].filter { $0 == .barrier })
-                if candidate.count < ops.count, DeliveryRun(concurrent: concurrent, ops: candidate).check() != nil {
-                    ops = candidate
-                    removedAny = true
-                } else {
-                    start += chunk
-                }
-            }
-            if !removedAny { chunk /= 2 }
-        }
+        let ops = ops.shrunk(
+            keeping: { $0 == .barrier }, while: { DeliveryRun(concurrent: concurrent, ops: $0).check() != nil })
         return DeliveryRun(concurrent: concurrent, ops: ops)
     }
 

@@ -79,23 +79,7 @@ struct ModelRun {
 
     /// The shortest run found, by removing operations, on which Forge and the model still disagree.
     func shrunk() -> ModelRun {
-        var ops = ops
-        var chunk = max(1, ops.count / 2)
-        while chunk >= 1 {
-            var start = 0
-            var removedAny = false
-            while start < ops.count {
-                var candidate = ops
-                candidate.removeSubrange(start..<min(ops.count, start + chunk))
-                if ModelRun(context: context, ops: candidate, inProcessWorld: inProcessWorld).check() != nil {
-                    ops = candidate
-                    removedAny = true
-                } else {
-                    start += chunk
-                }
-            }
-            if !removedAny { chunk /= 2 }
-        }
+        let ops = ops.shrunk { ModelRun(context: context, ops: $0, inProcessWorld: inProcessWorld).check() != nil }
         return ModelRun(context: context, ops: ops, inProcessWorld: inProcessWorld)
     }
 
