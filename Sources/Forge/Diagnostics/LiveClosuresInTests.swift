@@ -42,7 +42,7 @@ extension FactoryBox {
 
 extension ResolutionError {
     /// The ``identity`` of `factory`'s live closure in a strict test, whatever ran and through what.
-    static func liveIdentity(of factory: FactoryBox) -> String { "\(Kind.liveInStrictTest)|\(factory.declaration)|" }
+    static func liveIdentity(of factory: FactoryBox) -> String { identity(.liveInStrictTest, factory.declaration) }
 
     /// `factory`'s `live` closure ran in `world`, a strict test's, inside the closures of the factories `chain` names,
     /// outermost first, if any.

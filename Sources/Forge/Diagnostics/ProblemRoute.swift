@@ -162,7 +162,13 @@ extension ResolutionError {
         switch kind {
         case .captiveDependency: "\(kind)|\(chain.first ?? "")|\(factory)"
         case .escapedResolution: "\(kind)|\(factory)|\(chain.joined(separator: "|"))|\(distinction)"
-        default: "\(kind)|\(factory)|\(distinction)"
+        default: Self.identity(kind, factory, distinction)
         }
+    }
+
+    /// The ``identity`` of a problem of `kind` whose identity is its factory (or endpoint) and its distinction: what
+    /// a detection code may look up before it builds the problem.
+    static func identity(_ kind: Kind, _ factory: String, _ distinction: String = "") -> String {
+        "\(kind)|\(factory)|\(distinction)"
     }
 }

@@ -82,16 +82,10 @@ extension SharedContainer.Registrations {
         reportingProblems problems: @escaping @Sendable (ResolutionError) -> Void,
         reportingForTheRun forTheRun: (@Sendable (ResolutionError) -> Void)? = nil, _ body: () throws -> R
     ) rethrows -> R {
-        let mailbox = ProblemMailbox(record: problems, recordForTheRun: forTheRun)
-        let world = World.makeIsolated(
-            named: name, runContext: nil, at: "\(fileID):\(line)", mailbox: mailbox, watchingForEscapes: true,
-            strict: strict)
-        defer {
-            world.stopWatching()
-            mailbox.deliverPending(closing: true)
-        }
-        return try ProblemMailbox.$ofCurrentTask.withValue(mailbox) {
-            try World.$isolated.withValue(world, operation: body)
+        let test = TestWorld(name, at: "\(fileID):\(line)", strict: strict, problems: problems, forTheRun: forTheRun)
+        defer { test.bodyReturned() }
+        return try ProblemMailbox.$ofCurrentTask.withValue(test.mailbox) {
+            try World.$isolated.withValue(test.world, operation: body)
         }
     }
 
@@ -103,17 +97,33 @@ extension SharedContainer.Registrations {
         reportingForTheRun forTheRun: (@Sendable (ResolutionError) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
-        let mailbox = ProblemMailbox(record: problems, recordForTheRun: forTheRun)
-        let world = World.makeIsolated(
-            named: name, runContext: nil, at: "\(fileID):\(line)", mailbox: mailbox, watchingForEscapes: true,
-            strict: strict)
-        defer {
-            world.stopWatching()
-            mailbox.deliverPending(closing: true)
+        let test = TestWorld(name, at: "\(fileID):\(line)", strict: strict, problems: problems, forTheRun: forTheRun)
+        defer { test.bodyReturned() }
+        return try await ProblemMailbox.$ofCurrentTask.withValue(test.mailbox) {
+            try await World.$isolated.withValue(test.world, operation: body)
         }
-        return try await ProblemMailbox.$ofCurrentTask.withValue(mailbox) {
-            try await World.$isolated.withValue(world, operation: body)
-        }
+    }
+}
+
+/// A test's world and its mailbox, for both forms of the test frameworks' `isolated`: the world watches for escapes
+/// while the test's body runs; when it returns, the world stops watching and the mailbox records what waits.
+private struct TestWorld {
+    let world: World
+    let mailbox: ProblemMailbox
+
+    init(
+        _ name: String, at site: String, strict: Bool?, problems: @escaping @Sendable (ResolutionError) -> Void,
+        forTheRun: (@Sendable (ResolutionError) -> Void)?
+    ) {
+        mailbox = ProblemMailbox(record: problems, recordForTheRun: forTheRun)
+        world = World.makeIsolated(
+            named: name, runContext: nil, at: site, mailbox: mailbox, watchingForEscapes: true, strict: strict)
+    }
+
+    /// The test's body returned: escapes no longer bypass its world, and problems met from now on are late.
+    func bodyReturned() {
+        world.stopWatching()
+        mailbox.deliverPending(closing: true)
     }
 }
 
