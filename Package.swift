@@ -2,6 +2,15 @@
 // Forge: compile-time-safe dependency injection for Swift. MIT License (LICENSE).
 import PackageDescription
 
+// What Xcode 26 gives every new app target: the main actor as the default isolation and the two upcoming features
+// that come with it; warnings are errors. A 6.0 manifest has no `.defaultIsolation`, so it passes the compiler's flag;
+// unsafe flags are allowed here because no product contains the targets that use them.
+let mainActorByDefault: [SwiftSetting] = [
+    .unsafeFlags(["-default-isolation", "MainActor", "-warnings-as-errors"]),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
 let package = Package(
     name: "Forge",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
@@ -26,6 +35,13 @@ let package = Package(
         .executableTarget(
             name: "ModularApp", dependencies: ["Forge", "ModularNetworking", "ModularCheckout"],
             path: "Examples/ModularApp/App"),
+        // An app written as the README writes it, in a module with Xcode 26's defaults (Examples/MainActorApp).
+        .target(
+            name: "MainActorServices", dependencies: ["Forge"], path: "Examples/MainActorApp/Services",
+            swiftSettings: mainActorByDefault),
+        .executableTarget(
+            name: "MainActorApp", dependencies: ["Forge", "MainActorServices"], path: "Examples/MainActorApp/App",
+            swiftSettings: mainActorByDefault),
         .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTesting"]),
         // A program that forks while it has one thread, which ForkTests runs (not linked: a test process has several
         // threads, and its child could not use Forge).
@@ -39,6 +55,10 @@ let package = Package(
         // conformance would meet the other tests').
         .testTarget(
             name: "ModularAppTests", dependencies: ["Forge", "ForgeTesting", "ModularNetworking", "ModularCheckout"]),
+        // The main-actor app's services tested in parallel strict tests, and the built app run (not linked either).
+        .testTarget(
+            name: "MainActorAppTests", dependencies: ["Forge", "ForgeTesting", "MainActorServices"],
+            swiftSettings: mainActorByDefault),
     ],
     swiftLanguageModes: [.v6]
 )

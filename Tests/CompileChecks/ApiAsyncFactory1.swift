@@ -3,10 +3,10 @@
 // AsyncFactory's sample in its doc comment: the types it uses first, then the sample verbatim.
 import Forge
 
-class Database: @unchecked Sendable {
+nonisolated class Database: @unchecked Sendable {
     static func open() async -> Database { Database() }
 }
-final class InMemoryDatabase: Database, @unchecked Sendable {}
+nonisolated final class InMemoryDatabase: Database, @unchecked Sendable {}
 
 // The sample of Sources/Forge/API/AsyncFactory.swift, from here to the end.
 extension Container {

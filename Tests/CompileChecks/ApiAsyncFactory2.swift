@@ -4,10 +4,10 @@
 // sample verbatim.
 import Forge
 
-final class Database: Sendable {
+nonisolated final class Database: Sendable {
     static func open() async -> Database { Database() }
 }
-final class Repository {
+nonisolated final class Repository {
     init(db: Database) {}
 }
 extension Container {

@@ -4,7 +4,7 @@
 // verbatim.
 import Forge
 
-final class Session: Sendable {
+nonisolated final class Session: Sendable {
     static func restore() async throws -> Session { Session() }
 }
 extension Container.Scope {

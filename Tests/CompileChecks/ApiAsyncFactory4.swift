@@ -4,7 +4,7 @@
 // verbatim.
 import Forge
 
-final class Database: Sendable {}
+nonisolated final class Database: Sendable {}
 
 // The sample of Sources/Forge/API/AsyncFactory.swift, from here to the end.
 extension Container {

@@ -4,7 +4,7 @@
 // top-level code.
 import Forge
 
-final class Database: Sendable {}
+nonisolated final class Database: Sendable {}
 extension Container {
     static let database = AsyncFactory<Database>.promised(scope: .singleton)
 }

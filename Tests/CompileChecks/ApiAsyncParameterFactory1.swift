@@ -4,8 +4,8 @@
 // as top-level code.
 import Forge
 
-struct Query: Sendable {}
-final class Results: Sendable {
+nonisolated struct Query: Sendable {}
+nonisolated final class Results: Sendable {
     static func load(_ query: Query) async -> Results { Results() }
 }
 let query = Query()

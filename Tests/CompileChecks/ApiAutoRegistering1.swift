@@ -3,9 +3,9 @@
 // AutoRegistering's sample in its doc comment: the factory it registers first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
-final class MockAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
+nonisolated final class MockAPIClient: APIClient {}
 extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { MockAPIClient() }
 }

@@ -3,9 +3,9 @@
 // Contributions' sample in its doc comment: the sink types first, then the sample verbatim.
 import Forge
 
-protocol AnalyticsSink: Sendable {}
-final class ConsoleSink: AnalyticsSink {}
-final class FileSink: AnalyticsSink {
+nonisolated protocol AnalyticsSink: Sendable {}
+nonisolated final class ConsoleSink: AnalyticsSink {}
+nonisolated final class FileSink: AnalyticsSink {
     init(path: String) {}
 }
 

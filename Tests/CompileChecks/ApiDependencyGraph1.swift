@@ -3,11 +3,11 @@
 // Diagnostics.graph(_:)'s sample in its doc comment: the type it creates first, then the sample verbatim.
 import Forge
 
-final class PaymentService {}
+nonisolated final class PaymentService {}
 extension Container {
     static let payments = Factory(scope: .singleton) { PaymentService() }
 }
-final class CheckoutViewModel {
+nonisolated final class CheckoutViewModel {
     @Injected(Container.payments) var payments
 }
 

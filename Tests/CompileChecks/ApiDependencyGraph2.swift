@@ -4,7 +4,7 @@
 // awaiting first, then the sample verbatim, as top-level code.
 import Forge
 
-enum AppRoot {
+nonisolated enum AppRoot {
     static func start() async -> Int { 0 }
 }
 

@@ -3,12 +3,12 @@
 // Factory's sample in its doc comment: the types it uses first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-final class MockService: MyServiceType {}
-protocol APIServiceType {}
-final class APIService: APIServiceType {}
-final class MyConstructedService { init(service: MyServiceType) {} }
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated final class MockService: MyServiceType {}
+nonisolated protocol APIServiceType {}
+nonisolated final class APIService: APIServiceType {}
+nonisolated final class MyConstructedService { init(service: MyServiceType) {} }
 
 // The sample of Sources/Forge/API/Factory.swift, from here to the end.
 extension Container {

@@ -4,8 +4,8 @@
 // verbatim.
 import Forge
 
-public protocol HTTPClient {}
-final class URLSessionHTTPClient: HTTPClient {}
+nonisolated public protocol HTTPClient {}
+nonisolated final class URLSessionHTTPClient: HTTPClient {}
 
 // The sample of Sources/Forge/API/Factory.swift, from here to the end.
 // Networking

@@ -4,8 +4,8 @@
 // a system clock, so that registering it fits the factory's type), then the sample verbatim.
 import Forge
 
-class SystemClock: @unchecked Sendable {}
-final class TestClock: SystemClock, @unchecked Sendable {}
+nonisolated class SystemClock: @unchecked Sendable {}
+nonisolated final class TestClock: SystemClock, @unchecked Sendable {}
 
 // The sample of Sources/Forge/API/Factory.swift, from here to the end.
 extension Container {

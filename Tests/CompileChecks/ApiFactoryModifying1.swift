@@ -3,7 +3,7 @@
 // Factory.afterMake(_:)'s sample in its doc comment: the API type first, then the sample verbatim.
 import Forge
 
-final class LiveAPI: Sendable {
+nonisolated final class LiveAPI: Sendable {
     func connect() {}
 }
 

@@ -3,7 +3,7 @@
 // Factory.timeToLive(_:)'s sample in its doc comment: the type it makes first, then the sample verbatim.
 import Forge
 
-struct Token { static func fetch() -> Token { Token() } }
+nonisolated struct Token { static func fetch() -> Token { Token() } }
 
 // The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {

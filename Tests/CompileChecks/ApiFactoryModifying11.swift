@@ -4,8 +4,8 @@
 // verbatim.
 import Forge
 
-struct UserID: Hashable, Sendable { let name: String }
-final class UserModel { init(_ id: UserID) {} }
+nonisolated struct UserID: Hashable, Sendable { let name: String }
+nonisolated final class UserModel { init(_ id: UserID) {} }
 let alice = UserID(name: "alice")
 let bob = UserID(name: "bob")
 

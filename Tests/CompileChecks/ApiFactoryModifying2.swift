@@ -3,7 +3,7 @@
 // AsyncFactory.afterMake(_:)'s sample in its doc comment: the database type first, then the sample verbatim.
 import Forge
 
-final class Database: Sendable {
+nonisolated final class Database: Sendable {
     static func open() async -> Database { Database() }
     func migrate() async {}
 }

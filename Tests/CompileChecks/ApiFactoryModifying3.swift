@@ -4,8 +4,8 @@
 // verbatim.
 import Forge
 
-struct DocumentID: Hashable, Sendable {}
-final class Document: Sendable {
+nonisolated struct DocumentID: Hashable, Sendable {}
+nonisolated final class Document: Sendable {
     static func load(_ id: DocumentID) async -> Document { Document() }
 }
 

@@ -3,10 +3,10 @@
 // Factory.onTest(_:)'s sample in its doc comment: the types it uses first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
-final class MockAPIClient: APIClient {}
-final class OfflineAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
+nonisolated final class MockAPIClient: APIClient {}
+nonisolated final class OfflineAPIClient: APIClient {}
 
 // The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {

@@ -3,8 +3,8 @@
 // Factory.liveInTests's sample in its doc comment: the types it uses first, then the sample verbatim.
 import Forge
 
-final class PriceFormatter: Sendable {}
-final class CheckoutViewModel: Sendable {}
+nonisolated final class PriceFormatter: Sendable {}
+nonisolated final class CheckoutViewModel: Sendable {}
 
 // The sample of Sources/Forge/API/FactoryModifying.swift, from here to the end.
 extension Container {

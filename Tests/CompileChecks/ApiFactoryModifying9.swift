@@ -4,8 +4,8 @@
 // verbatim.
 import Forge
 
-protocol APIClient { func close() }
-final class LiveAPIClient: APIClient { func close() {} }
+nonisolated protocol APIClient { func close() }
+nonisolated final class LiveAPIClient: APIClient { func close() {} }
 extension Container.Scope {
     static let session = Cached(name: "session")
 }

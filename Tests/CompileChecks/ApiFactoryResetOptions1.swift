@@ -3,8 +3,8 @@
 // FactoryResetOptions's sample in its doc comment: the factory it resets first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
 extension Container {
     static let myService = Factory<MyServiceType>(scope: .cached) { MyService() }
 }

@@ -5,13 +5,13 @@ import Forge
 import ForgeTesting
 import Testing
 
-protocol PaymentService { func pay() -> String }
-final class LivePayments: PaymentService { func pay() -> String { "live" } }
-final class MockPayments: PaymentService { func pay() -> String { "mock" } }
+nonisolated protocol PaymentService { func pay() -> String }
+nonisolated final class LivePayments: PaymentService { func pay() -> String { "live" } }
+nonisolated final class MockPayments: PaymentService { func pay() -> String { "mock" } }
 extension Container {
     static let payments = Factory<PaymentService>(scope: .singleton) { LivePayments() }
 }
-struct Checkout {
+nonisolated struct Checkout {
     func pay() -> String { Container.payments().pay() }
 }
 

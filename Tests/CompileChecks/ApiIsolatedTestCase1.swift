@@ -1,17 +1,18 @@
 // swift-version: 6
 // expect: clean
+// main-actor-default: expect-diagnostic: has different actor isolation from nonisolated overridden declaration
 // IsolatedTestCase's sample in its doc comment: the imports and the types it uses first, then the sample verbatim.
 import Forge
 import ForgeTesting
 import XCTest
 
-protocol PaymentService { func pay() -> String }
-final class LivePayments: PaymentService { func pay() -> String { "live" } }
-final class MockPayments: PaymentService { func pay() -> String { "mock" } }
+nonisolated protocol PaymentService { func pay() -> String }
+nonisolated final class LivePayments: PaymentService { func pay() -> String { "live" } }
+nonisolated final class MockPayments: PaymentService { func pay() -> String { "mock" } }
 extension Container {
     static let payments = Factory<PaymentService>(scope: .singleton) { LivePayments() }
 }
-struct Checkout {
+nonisolated struct Checkout {
     func pay() -> String { Container.payments().pay() }
 }
 

@@ -1,5 +1,6 @@
 // swift-version: 6
 // expect: clean
+// main-actor-default: expect-diagnostic: has different actor isolation from nonisolated overridden declaration
 // IsolatedTestCase.isStrict's sample in its doc comment, after the imports.
 import Forge
 import ForgeTesting

@@ -4,11 +4,11 @@
 // verbatim.
 import Forge
 
-struct Item: Sendable {}
-protocol APIClient: Sendable {
+nonisolated struct Item: Sendable {}
+nonisolated protocol APIClient: Sendable {
     func items() async throws -> [Item]
 }
-struct LiveAPIClient: APIClient {
+nonisolated struct LiveAPIClient: APIClient {
     func items() async throws -> [Item] { [] }
 }
 extension Container {

@@ -3,8 +3,8 @@
 // LazyInjected's sample in its doc comment: the factory it injects first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
 extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
 }

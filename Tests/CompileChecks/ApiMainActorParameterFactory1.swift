@@ -3,7 +3,7 @@
 // MainActorParameterFactory's sample in its doc comment: the types it uses first, then the sample verbatim.
 import Forge
 
-struct DocumentID: Hashable, Sendable {}
+nonisolated struct DocumentID: Hashable, Sendable {}
 @MainActor final class EditorModel {
     init(_ document: DocumentID) {}
     func show() {}

@@ -4,9 +4,9 @@
 // verbatim.
 import Forge
 
-final class Tracker: Sendable {}
-final class API: Sendable {}
-final class Database: Sendable {}
+nonisolated final class Tracker: Sendable {}
+nonisolated final class API: Sendable {}
+nonisolated final class Database: Sendable {}
 
 extension Container {
     static let tracker = Factory(scope: .singleton) { Tracker() }

@@ -4,7 +4,7 @@
 // sample verbatim.
 import Forge
 
-final class Catalog: Sendable {}
+nonisolated final class Catalog: Sendable {}
 
 extension Container {
     static let catalog = Factory(scope: .singleton) { Catalog() }

@@ -1,12 +1,13 @@
 // swift-version: 6
 // expect: clean
+// main-actor-default: expect-diagnostic: has different actor isolation from nonisolated overridden declaration
 // Registrations's sample in its doc comment: the import and the factory it uses first, then the sample verbatim.
 import Forge
 import XCTest
 
-protocol API {}
-final class LiveAPI: API {}
-final class MockAPI: API {}
+nonisolated protocol API {}
+nonisolated final class LiveAPI: API {}
+nonisolated final class MockAPI: API {}
 extension Container {
     static let api = Factory<API>(scope: .singleton) { LiveAPI() }
 }

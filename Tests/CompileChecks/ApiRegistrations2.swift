@@ -3,9 +3,9 @@
 // Registrations.isEmpty's sample in its doc comment: the types first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-final class MockService: MyServiceType {}
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated final class MockService: MyServiceType {}
 extension Container {
     static let myService = Factory<MyServiceType> { MyService() }
 }

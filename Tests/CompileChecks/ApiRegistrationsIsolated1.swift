@@ -5,14 +5,14 @@
 import Forge
 import Testing
 
-protocol API {}
-final class LiveAPI: API {}
-final class MockAPI: API {}
+nonisolated protocol API {}
+nonisolated final class LiveAPI: API {}
+nonisolated final class MockAPI: API {}
 extension Container {
     static let api = Factory<API>(scope: .singleton) { LiveAPI() }
 }
-enum SubmitResult { case ok, failed }
-struct Checkout {
+nonisolated enum SubmitResult { case ok, failed }
+nonisolated struct Checkout {
     func submit() -> SubmitResult { Container.api() is MockAPI ? .ok : .failed }
 }
 

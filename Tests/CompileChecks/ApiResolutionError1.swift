@@ -3,7 +3,7 @@
 // ResolutionError's sample in its doc comment: the types first, then the sample verbatim.
 import Forge
 
-protocol HTTPClient: Sendable { func connect() }
+nonisolated protocol HTTPClient: Sendable { func connect() }
 extension Container {
     static let httpClient = Factory<HTTPClient>.promised()
 }

@@ -3,7 +3,7 @@
 // Diagnostics.trace's sample in its doc comment: the logger it writes to first, then the sample verbatim.
 import Forge
 
-struct Logger: Sendable {
+nonisolated struct Logger: Sendable {
     func debug(_ message: String) {}
 }
 let log = Logger()

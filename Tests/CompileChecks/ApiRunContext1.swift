@@ -5,9 +5,9 @@
 import Forge
 import Testing
 
-protocol API {}
-final class LiveAPI: API {}
-final class OfflineAPI: API {}
+nonisolated protocol API {}
+nonisolated final class LiveAPI: API {}
+nonisolated final class OfflineAPI: API {}
 extension Container {
     static let api = Factory<API>(scope: .singleton) { LiveAPI() }
         .onArg("--offline") { OfflineAPI() }

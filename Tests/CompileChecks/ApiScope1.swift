@@ -3,9 +3,9 @@
 // Scope's sample in its doc comment: the types it uses first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
-final class Cart {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
+nonisolated final class Cart {}
 
 // The sample of Sources/Forge/Scopes/Scope.swift, from here to the end.
 extension Container.Scope {

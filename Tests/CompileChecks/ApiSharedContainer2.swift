@@ -3,8 +3,8 @@
 // Container's sample in its doc comment: the types it uses first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
 
 // The sample of Sources/Forge/API/SharedContainer.swift, from here to the end.
 extension Container {

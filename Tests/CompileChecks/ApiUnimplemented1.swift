@@ -3,9 +3,9 @@
 // unimplemented's sample, in its doc comment and in the Testing article: a client first, then the sample verbatim.
 import Forge
 
-struct Movie: Sendable {}
+nonisolated struct Movie: Sendable {}
 
-struct APIClient: Sendable {
+nonisolated struct APIClient: Sendable {
     var fetch: @Sendable () -> [Movie]
     var save: @Sendable (Movie) throws -> Void
 }

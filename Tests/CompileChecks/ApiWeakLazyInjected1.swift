@@ -3,7 +3,7 @@
 // WeakLazyInjected's sample in its doc comment: the factory it injects first, then the sample verbatim.
 import Forge
 
-final class Parent {}
+nonisolated final class Parent {}
 extension Container {
     static let parent = Factory(scope: .shared) { Parent() }
 }

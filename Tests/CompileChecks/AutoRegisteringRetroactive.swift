@@ -4,12 +4,12 @@
 // the types it uses first, then the sample verbatim.
 import Forge
 
-public protocol Analytics: Sendable { func track(_ event: String) }
-struct LiveAnalytics: Analytics { func track(_ event: String) {} }
+nonisolated public protocol Analytics: Sendable { func track(_ event: String) }
+nonisolated struct LiveAnalytics: Analytics { func track(_ event: String) {} }
 
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 // FeatureA (knows only protocols)
-public class FeatureAContainer: SharedContainer {
+public class FeatureAContainer: SharedContainer, NonisolatedContainer {
     public static let analytics = Factory<Analytics?> { nil }
 }
 

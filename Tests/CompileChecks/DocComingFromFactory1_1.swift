@@ -2,10 +2,10 @@
 // expect: clean
 // ComingFromFactory1.md's first sample, Factory 1.x code with import Forge in Swift 5 mode: the types first, then the
 // sample verbatim.
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-protocol APIServiceType {}
-final class APIService: APIServiceType {}
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated protocol APIServiceType {}
+nonisolated final class APIService: APIServiceType {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/ComingFromFactory1.md, from here to the end.
 import Forge   // was: import Factory

@@ -3,7 +3,7 @@
 // ComingFromFactory1.md's Factory 1.x conformance of SharedContainer does not compile with Forge, as the article says.
 import Forge
 
-final class SimpleService {}
+nonisolated final class SimpleService {}
 class OrderContainer: SharedContainer {
     static let additionalService = Factory(scope: .cached) { SimpleService() }
 }

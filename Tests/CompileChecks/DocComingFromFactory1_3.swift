@@ -4,8 +4,8 @@
 // verbatim.
 import Forge
 
-final class SimpleService {}
-class OrderContainer: SharedContainer {
+nonisolated final class SimpleService {}
+class OrderContainer: SharedContainer, NonisolatedContainer {
     static let additionalService = Factory(scope: .cached) { SimpleService() }
 }
 

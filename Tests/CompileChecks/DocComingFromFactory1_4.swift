@@ -4,9 +4,9 @@
 // verbatim.
 import Forge
 
-protocol APIServiceType {}
-final class APIService: APIServiceType {}
-final class MockAPIService: APIServiceType {}
+nonisolated protocol APIServiceType {}
+nonisolated final class APIService: APIServiceType {}
+nonisolated final class MockAPIService: APIServiceType {}
 extension Container {
     static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }
 }

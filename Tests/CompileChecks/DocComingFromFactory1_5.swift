@@ -3,10 +3,10 @@
 // ComingFromFactory1.md's sample "Swift 6 language mode": the mocks and the factory first, then the sample verbatim.
 import Forge
 
-protocol APIServiceType: AnyObject {}
-final class APIService: APIServiceType {}
-final class MockAPIService: APIServiceType, Sendable {}
-final class RecordingAPIService: APIServiceType {
+nonisolated protocol APIServiceType: AnyObject {}
+nonisolated final class APIService: APIServiceType {}
+nonisolated final class MockAPIService: APIServiceType, Sendable {}
+nonisolated final class RecordingAPIService: APIServiceType {
     var calls = 0
 }
 extension Container {

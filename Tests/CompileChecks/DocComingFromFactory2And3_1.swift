@@ -3,9 +3,9 @@
 // ComingFromFactory2And3.md's Forge column of the first comparison: the types first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
-final class Cart { init(api: APIClient) {} }
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
+nonisolated final class Cart { init(api: APIClient) {} }
 
 // The sample of Sources/Forge/Forge.docc/Articles/ComingFromFactory2And3.md, from here to the end.
         extension Container.Scope {

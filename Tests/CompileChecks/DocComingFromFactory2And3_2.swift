@@ -1,10 +1,10 @@
 // swift-version: 6
 // expect: clean
 // ComingFromFactory2And3.md's Forge column of the trait comparison: the types first, then the sample verbatim.
-protocol PaymentService { func pay() -> String }
-final class LivePayments: PaymentService { func pay() -> String { "live" } }
-final class MockPayments: PaymentService { func pay() -> String { "mock" } }
-struct Checkout {
+nonisolated protocol PaymentService { func pay() -> String }
+nonisolated final class LivePayments: PaymentService { func pay() -> String { "live" } }
+nonisolated final class MockPayments: PaymentService { func pay() -> String { "mock" } }
+nonisolated struct Checkout {
     func pay() -> String { Container.payments().pay() }
 }
 

@@ -3,8 +3,8 @@
 // ComingFromSwiftDependencies.md's Forge column: a struct of closures first, then the sample verbatim.
 import Forge
 
-struct User: Sendable { let name: String }
-struct APIClient: Sendable {
+nonisolated struct User: Sendable { let name: String }
+nonisolated struct APIClient: Sendable {
     var fetchUser: @Sendable () async throws -> User
     static let live = APIClient(fetchUser: { User(name: "Live") })
     static let mock = APIClient(fetchUser: { User(name: "Blob") })

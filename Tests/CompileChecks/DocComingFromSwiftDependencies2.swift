@@ -5,8 +5,8 @@
 import Forge
 import Testing
 
-struct User: Sendable { let name: String }
-struct APIClient: Sendable {
+nonisolated struct User: Sendable { let name: String }
+nonisolated struct APIClient: Sendable {
     var fetchUser: @Sendable () async throws -> User
     static let live = APIClient(fetchUser: { User(name: "Live") })
     static let mock = APIClient(fetchUser: { User(name: "Blob") })
@@ -14,7 +14,7 @@ struct APIClient: Sendable {
 extension Container {
     static let apiClient = Factory<APIClient>(scope: .singleton) { .live }
 }
-final class FeatureModel {
+nonisolated final class FeatureModel {
     @LazyInjected(Container.apiClient) private var apiClient
     private(set) var user: User?
     func load() async throws { user = try await apiClient.fetchUser() }

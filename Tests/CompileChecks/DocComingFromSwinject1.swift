@@ -3,11 +3,11 @@
 // ComingFromSwinject.md's Forge column: the types first, then the sample verbatim.
 import Forge
 
-protocol AnimalType {}
-struct Cat: AnimalType { let name: String }
-struct Dog: AnimalType { let name: String }
-protocol PersonType {}
-final class PetOwner: PersonType { init(name: String, pet: AnimalType) {} }
+nonisolated protocol AnimalType {}
+nonisolated struct Cat: AnimalType { let name: String }
+nonisolated struct Dog: AnimalType { let name: String }
+nonisolated protocol PersonType {}
+nonisolated final class PetOwner: PersonType { init(name: String, pet: AnimalType) {} }
 
 // The sample of Sources/Forge/Forge.docc/Articles/ComingFromSwinject.md, from here to the end.
         extension Container {

@@ -3,9 +3,9 @@
 // ComingFromSwinject.md's Forge part of "Named registrations": the types first, then that part verbatim.
 import Forge
 
-protocol AnimalType {}
-struct Cat: AnimalType { let name: String }
-struct Dog: AnimalType { let name: String }
+nonisolated protocol AnimalType {}
+nonisolated struct Cat: AnimalType { let name: String }
+nonisolated struct Dog: AnimalType { let name: String }
 
 // The sample of Sources/Forge/Forge.docc/Articles/ComingFromSwinject.md, from here to the end.
 // Forge

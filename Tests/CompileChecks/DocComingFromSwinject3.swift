@@ -3,8 +3,8 @@
 // ComingFromSwinject.md's Forge part of "Arguments": the types first, then that part verbatim.
 import Forge
 
-protocol AnimalType {}
-struct Horse: AnimalType { let name: String; let running: Bool }
+nonisolated protocol AnimalType {}
+nonisolated struct Horse: AnimalType { let name: String; let running: Bool }
 
 // The sample of Sources/Forge/Forge.docc/Articles/ComingFromSwinject.md, from here to the end.
 // Forge

@@ -3,8 +3,8 @@
 // ComingFromSwinject.md's sample "Assemblies", both modules in one file: the types first, then the sample verbatim.
 import Forge
 
-public protocol HTTPClient {}
-final class URLSessionHTTPClient: HTTPClient {}
+nonisolated public protocol HTTPClient {}
+nonisolated final class URLSessionHTTPClient: HTTPClient {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/ComingFromSwinject.md, from here to the end.
 // Networking

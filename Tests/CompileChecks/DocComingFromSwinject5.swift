@@ -5,12 +5,12 @@
 import Forge
 import Testing
 
-protocol AnimalType {}
-struct Cat: AnimalType { let name: String }
-struct Dog: AnimalType { let name: String }
-struct MockAnimal: AnimalType {}
-protocol PersonType {}
-final class PetOwner: PersonType {
+nonisolated protocol AnimalType {}
+nonisolated struct Cat: AnimalType { let name: String }
+nonisolated struct Dog: AnimalType { let name: String }
+nonisolated struct MockAnimal: AnimalType {}
+nonisolated protocol PersonType {}
+nonisolated final class PetOwner: PersonType {
     let pet: AnimalType
     init(name: String, pet: AnimalType) { self.pet = pet }
 }

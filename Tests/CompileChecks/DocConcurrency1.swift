@@ -3,7 +3,7 @@
 // Concurrency.md's sample of Factory.sendable: the Sendable type it makes first, then the sample verbatim.
 import Forge
 
-struct SystemClock: Sendable {}
+nonisolated struct SystemClock: Sendable {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/Concurrency.md, from here to the end.
 extension Container {

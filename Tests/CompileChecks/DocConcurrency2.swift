@@ -3,9 +3,9 @@
 // Concurrency.md's sample of a closure that touches main-actor state does not compile, with the message it quotes.
 import Forge
 
-protocol API {}
-final class LiveAPI: API {}
-final class MockAPI: API { init(requests: Int) {} }
+nonisolated protocol API {}
+nonisolated final class LiveAPI: API {}
+nonisolated final class MockAPI: API { init(requests: Int) {} }
 extension Container {
     static let api = Factory<API> { LiveAPI() }
 }

@@ -3,10 +3,10 @@
 // Concurrency.md's sample "Async factories": the types and the custom scope it uses first, then the sample verbatim.
 import Forge
 
-final class Database: Sendable {
+nonisolated final class Database: Sendable {
     static func open() async -> Database { Database() }
 }
-final class Session: Sendable {
+nonisolated final class Session: Sendable {
     static func restore() async throws -> Session { Session() }
 }
 extension Container.Scope {

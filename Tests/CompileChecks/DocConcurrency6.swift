@@ -3,7 +3,7 @@
 // Concurrency.md's sample of handing an async instance to synchronous code: the type first, then the sample verbatim.
 import Forge
 
-final class SessionStore: Sendable {
+nonisolated final class SessionStore: Sendable {
     static func open() async -> SessionStore { SessionStore() }
 }
 

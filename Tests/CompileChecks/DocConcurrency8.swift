@@ -4,9 +4,9 @@
 import Forge
 import Observation
 
-struct Item {}
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
+nonisolated struct Item {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
 extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
 }

@@ -9,7 +9,7 @@ import Forge
     func stop() {}
 }
 @MainActor final class SettingsModel {}
-struct DocumentID: Hashable, Sendable {}
+nonisolated struct DocumentID: Hashable, Sendable {}
 @MainActor final class EditorModel {
     init(_ document: DocumentID) {}
 }

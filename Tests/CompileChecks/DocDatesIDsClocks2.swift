@@ -20,12 +20,12 @@ extension Container {
 }
 
 /// A source of random integers.
-struct RandomNumbers: Sendable {
+nonisolated struct RandomNumbers: Sendable {
     var next: @Sendable (ClosedRange<Int>) -> Int
 }
 
 /// A note stamped with an ID and the time it was made.
-struct Note {
+nonisolated struct Note {
     let id = Container.uuid()
     let created = Container.now()
     let text: String

@@ -21,12 +21,12 @@ extension Container {
 }
 
 /// A source of random integers.
-struct RandomNumbers: Sendable {
+nonisolated struct RandomNumbers: Sendable {
     var next: @Sendable (ClosedRange<Int>) -> Int
 }
 
 /// A clock that moves only when the test advances it.
-final class ManualClock: Clock, @unchecked Sendable {
+nonisolated final class ManualClock: Clock, @unchecked Sendable {
     // @unchecked: every stored property is touched under `lock`.
     struct Instant: InstantProtocol {
         var offset: Duration
@@ -79,7 +79,7 @@ final class ManualClock: Clock, @unchecked Sendable {
 }
 
 /// Rings after a delay on the app's clock.
-struct Reminder {
+nonisolated struct Reminder {
     func ring(after delay: Duration) async throws -> String {
         try await Container.clock().sleep(for: delay)
         return "ring"

@@ -4,7 +4,7 @@
 // then the sample verbatim.
 import Forge
 
-protocol HTTPClient {}
+nonisolated protocol HTTPClient {}
 extension Container {
     static let httpClient = Factory<HTTPClient>.promised()
 }

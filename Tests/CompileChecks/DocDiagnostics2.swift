@@ -5,7 +5,7 @@
 import Forge
 import Testing
 
-protocol HTTPClient {}
+nonisolated protocol HTTPClient {}
 extension Container {
     static let httpClient = Factory<HTTPClient>.promised()
 }

@@ -3,7 +3,7 @@
 // Diagnostics.md's sample of a trace hook of your own: the logger it uses first, then the sample verbatim.
 import Forge
 
-struct Logger: Sendable {
+nonisolated struct Logger: Sendable {
     func debug(_ message: String) {}
 }
 let log = Logger()

@@ -3,7 +3,7 @@
 // Diagnostics.md's sample "Draw the dependency graph": the factory it resolves first, then the sample verbatim.
 import Forge
 
-final class Cart {}
+nonisolated final class Cart {}
 extension Container {
     static let cart = Factory { Cart() }
 }

@@ -4,8 +4,8 @@
 // then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
 extension Container.Scope {
     static let session = Cached(name: "session")
 }

@@ -4,7 +4,7 @@
 // verbatim.
 import Forge
 
-final class Node: Sendable {
+nonisolated final class Node: Sendable {
     let child: Node?
     init(child: Node?) { self.child = child }
 }

@@ -4,8 +4,8 @@
 // analytics factory first, then the sample verbatim.
 import Forge
 
-final class Analytics: Sendable {}
-final class CheckoutModel: Sendable {
+nonisolated final class Analytics: Sendable {}
+nonisolated final class CheckoutModel: Sendable {
     let analytics: Analytics?
     init(analytics: Analytics?) { self.analytics = analytics }
 }

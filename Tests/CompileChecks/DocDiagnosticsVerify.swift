@@ -5,7 +5,7 @@
 import Forge
 import Testing
 
-final class AppRoot: Sendable {}
+nonisolated final class AppRoot: Sendable {}
 extension Container {
     static let appRoot = Factory { AppRoot() }
 }

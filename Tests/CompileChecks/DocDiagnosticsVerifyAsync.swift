@@ -5,7 +5,7 @@
 import Forge
 import Testing
 
-final class Database: Sendable {}
+nonisolated final class Database: Sendable {}
 @MainActor final class Coordinator {}
 extension Container {
     static let database = AsyncFactory(scope: .singleton) { Database() }

@@ -1,8 +1,8 @@
 // swift-version: 6
 // expect: clean
 // The catalog's landing page sample: the types it uses first, then the sample verbatim.
-protocol APIClient: Sendable {}
-final class LiveAPIClient: APIClient {}
+nonisolated protocol APIClient: Sendable {}
+nonisolated final class LiveAPIClient: APIClient {}
 
 // The sample of Sources/Forge/Forge.docc/Forge.md, from here to the end.
 import Forge

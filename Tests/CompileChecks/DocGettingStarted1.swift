@@ -1,8 +1,8 @@
 // swift-version: 6
 // expect: clean
 // GettingStarted.md's sample in its overview: the types it uses first, then the sample verbatim, with its own import.
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
 // The README's sample, from here to the end.

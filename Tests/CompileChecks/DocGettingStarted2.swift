@@ -3,12 +3,12 @@
 // GettingStarted.md's sample "Declare factories": the types it uses first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-protocol APIServiceType {}
-final class APIService: APIServiceType {}
-final class MyConstructedService { init(service: MyServiceType) {} }
-final class SimpleService {}
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated protocol APIServiceType {}
+nonisolated final class APIService: APIServiceType {}
+nonisolated final class MyConstructedService { init(service: MyServiceType) {} }
+nonisolated final class SimpleService {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
 extension Container {

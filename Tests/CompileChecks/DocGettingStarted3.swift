@@ -3,9 +3,9 @@
 // GettingStarted.md's sample "Resolve a dependency": the factories it resolves first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-final class MyConstructedService { init(service: MyServiceType) {} }
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated final class MyConstructedService { init(service: MyServiceType) {} }
 extension Container {
     static let myService = Factory<MyServiceType> { MyService() }
     static let constructed = Factory { MyConstructedService(service: myService()) }

@@ -3,7 +3,7 @@
 // GettingStarted.md's sample "Choose a scope": the type it uses first, then the sample verbatim.
 import Forge
 
-final class Cart {}
+nonisolated final class Cart {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
 extension Container.Scope {

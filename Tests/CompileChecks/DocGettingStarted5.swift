@@ -3,7 +3,7 @@
 // GettingStarted.md's sample "Pass a parameter": the type it uses first, then the sample verbatim.
 import Forge
 
-struct Numbered { init(_ n: Int) {} }
+nonisolated struct Numbered { init(_ n: Int) {} }
 
 // The sample of Sources/Forge/Forge.docc/Articles/GettingStarted.md, from here to the end.
 // The sample of Sources/Forge/API/ParameterFactory.swift, from here to the end.

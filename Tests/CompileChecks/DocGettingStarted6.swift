@@ -3,11 +3,11 @@
 // GettingStarted.md's sample "Inject with property wrappers": the factories it injects first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-protocol APIServiceType {}
-final class APIService: APIServiceType {}
-final class Parent {}
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated protocol APIServiceType {}
+nonisolated final class APIService: APIServiceType {}
+nonisolated final class Parent {}
 extension Container {
     static let myService = Factory<MyServiceType> { MyService() }
     static let api = Factory<APIServiceType>(scope: .singleton) { APIService() }

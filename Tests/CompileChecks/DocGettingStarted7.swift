@@ -3,11 +3,11 @@
 // GettingStarted.md's LazyDependency sample: a Sendable APIClient and its factory first, then the sample verbatim.
 import Forge
 
-struct Item: Sendable {}
-protocol APIClient: Sendable {
+nonisolated struct Item: Sendable {}
+nonisolated protocol APIClient: Sendable {
     func items() async throws -> [Item]
 }
-struct LiveAPIClient: APIClient {
+nonisolated struct LiveAPIClient: APIClient {
     func items() async throws -> [Item] { [] }
 }
 extension Container {

@@ -3,9 +3,9 @@
 // GettingStarted.md's sample "Register an override": the factory and its mock first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-final class MockService: MyServiceType {}
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated final class MockService: MyServiceType {}
 extension Container {
     static let myService = Factory<MyServiceType> { MyService() }
 }

@@ -4,10 +4,10 @@
 // the sample verbatim. (Without the annotation the compiler says "circular reference".)
 import Forge
 
-final class Screen {
+nonisolated final class Screen {
     init(coordinator: @escaping () -> Coordinator) {}
 }
-final class Coordinator {
+nonisolated final class Coordinator {
     init(screen: @escaping () -> Screen) {}
 }
 

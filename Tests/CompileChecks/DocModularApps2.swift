@@ -3,8 +3,8 @@
 // ModularApps.md's sample "Promise a factory the app must supply": the types first, then the sample verbatim.
 import Forge
 
-public protocol HTTPClient {}
-final class URLSessionHTTPClient: HTTPClient {}
+nonisolated public protocol HTTPClient {}
+nonisolated final class URLSessionHTTPClient: HTTPClient {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 // Networking

@@ -4,16 +4,16 @@
 // sample verbatim.
 import Forge
 
-public protocol HTTPClient: AnyObject {}
+nonisolated public protocol HTTPClient: AnyObject {}
 extension Container {
     public static let httpClient = Factory<HTTPClient>.promised(scope: .singleton)
 }
-public protocol PriceFormatter: AnyObject {}
-public final class CheckoutContainer: SharedContainer {
+nonisolated public protocol PriceFormatter: AnyObject {}
+public final class CheckoutContainer: SharedContainer, NonisolatedContainer {
     public static let priceFormatter = Factory<PriceFormatter>.promised()
 }
-final class ExampleBackend: HTTPClient {}
-final class EuroFormatter: PriceFormatter {}
+nonisolated final class ExampleBackend: HTTPClient {}
+nonisolated final class EuroFormatter: PriceFormatter {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 extension Container: @retroactive AutoRegistering {

@@ -6,24 +6,24 @@ import Forge
 import ForgeTesting
 import Testing
 
-public protocol HTTPClient: AnyObject {}
+nonisolated public protocol HTTPClient: AnyObject {}
 extension Container {
     public static let httpClient = Factory<HTTPClient>.promised(scope: .singleton)
 }
-public protocol PriceFormatter: AnyObject { func format(cents: Int) -> String }
-public final class CheckoutContainer: SharedContainer {
+nonisolated public protocol PriceFormatter: AnyObject { func format(cents: Int) -> String }
+public final class CheckoutContainer: SharedContainer, NonisolatedContainer {
     public static let priceFormatter = Factory<PriceFormatter>.promised()
     public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
 }
-public final class CheckoutViewModel {
+nonisolated public final class CheckoutViewModel {
     @Injected(CheckoutContainer.priceFormatter) private var formatter
     @LazyInjected(Container.httpClient) private var http
     private var items: [String] = []
     func add(_ item: String) { items.append(item) }
     var total: String { formatter.format(cents: 100 * items.count) }
 }
-final class MockHTTPClient: HTTPClient {}
-final class PlainFormatter: PriceFormatter { func format(cents: Int) -> String { "\(cents)c" } }
+nonisolated final class MockHTTPClient: HTTPClient {}
+nonisolated final class PlainFormatter: PriceFormatter { func format(cents: Int) -> String { "\(cents)c" } }
 
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 @Suite(.isolatedRegistrations(.strict)) struct CheckoutTests {

@@ -3,10 +3,10 @@
 // ModularApps.md's sample "Lists that every module adds to": the sink types first, then the sample verbatim.
 import Forge
 
-public protocol AnalyticsSink: Sendable {
+nonisolated public protocol AnalyticsSink: Sendable {
     func record(_ event: String)
 }
-public final class PrintingSink: AnalyticsSink {
+nonisolated public final class PrintingSink: AnalyticsSink {
     init(name: String) {}
     public func record(_ event: String) {}
 }

@@ -3,9 +3,9 @@
 // Scopes.md's sample in its overview: the types and the custom scope it uses first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
-final class Cart {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
+nonisolated final class Cart {}
 extension Container.Scope {
     static let session = Cached()
 }

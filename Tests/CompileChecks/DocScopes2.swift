@@ -3,7 +3,7 @@
 // Scopes.md's sample "Custom scopes": the type it uses first, then the sample verbatim.
 import Forge
 
-final class Authentication {}
+nonisolated final class Authentication {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/Scopes.md, from here to the end.
 extension Container.Scope {

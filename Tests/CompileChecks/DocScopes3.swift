@@ -3,7 +3,7 @@
 // Scopes.md's sample "Reset a factory": the factory it resets first, then the sample verbatim.
 import Forge
 
-final class MyService {}
+nonisolated final class MyService {}
 extension Container {
     static let myService = Factory(scope: .cached) { MyService() }
 }

@@ -3,8 +3,8 @@
 // Scopes.md's sample "Dispose of instances": the types and the custom scope it uses first, then the sample verbatim.
 import Forge
 
-protocol APIClient { func close() }
-final class LiveAPIClient: APIClient { func close() {} }
+nonisolated protocol APIClient { func close() }
+nonisolated final class LiveAPIClient: APIClient { func close() {} }
 extension Container.Scope {
     static let session = Cached()
 }

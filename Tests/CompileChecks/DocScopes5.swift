@@ -3,7 +3,7 @@
 // Scopes.md's sample "Expire instances": the type it uses first, then the sample verbatim.
 import Forge
 
-final class Token {
+nonisolated final class Token {
     static func fetch() -> Token { Token() }
 }
 

@@ -3,8 +3,8 @@
 // Scopes.md's sample "Keep one instance per parameter": the types and values it uses first, then the sample verbatim.
 import Forge
 
-struct UserID: Hashable, Sendable { let name: String }
-final class UserModel { init(_ id: UserID) {} }
+nonisolated struct UserID: Hashable, Sendable { let name: String }
+nonisolated final class UserModel { init(_ id: UserID) {} }
 let alice = UserID(name: "alice")
 let bob = UserID(name: "bob")
 

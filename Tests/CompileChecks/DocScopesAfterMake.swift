@@ -3,7 +3,7 @@
 // Scopes.md's sample "Wire each new instance": the API type first, then the sample verbatim.
 import Forge
 
-final class LiveAPI: Sendable {
+nonisolated final class LiveAPI: Sendable {
     func connect() {}
 }
 

@@ -1,11 +1,12 @@
 // swift-version: 6
 // expect: clean
+// main-actor-default: expect-diagnostic: main actor-isolated property 'name' can not be referenced from a Sendable closure
 // Scopes.md's "Feed run-time data into a session": the client and the session scope it uses first, then the sample
 // verbatim.
 import Forge
 import Foundation
 
-final class APIClient {
+nonisolated final class APIClient {
     init(user: String) {}
 }
 extension Container.Scope {

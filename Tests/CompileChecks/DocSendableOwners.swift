@@ -3,13 +3,13 @@
 // The Concurrency article's Sendable owners compile in a client module with no @unchecked.
 import Forge
 
-protocol Clock: Sendable {}
-struct SystemClock: Clock {}
-struct Item: Sendable {}
-protocol APIClient: Sendable {
+nonisolated protocol Clock: Sendable {}
+nonisolated struct SystemClock: Clock {}
+nonisolated struct Item: Sendable {}
+nonisolated protocol APIClient: Sendable {
     func items() async throws -> [Item]
 }
-struct LiveAPI: APIClient {
+nonisolated struct LiveAPI: APIClient {
     func items() async throws -> [Item] { [] }
 }
 

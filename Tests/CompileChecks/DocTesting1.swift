@@ -3,12 +3,12 @@
 // Testing.md's sample "Mock a dependency deep in a chain": the types it uses first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-final class MockService: MyServiceType {}
-final class MockServiceN: MyServiceType { init(_ n: Int) {} }
-final class MockService2: MyServiceType {}
-final class MyConstructedService { init(service: MyServiceType) {} }
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated final class MockService: MyServiceType {}
+nonisolated final class MockServiceN: MyServiceType { init(_ n: Int) {} }
+nonisolated final class MockService2: MyServiceType {}
+nonisolated final class MyConstructedService { init(service: MyServiceType) {} }
 
 // The sample of Sources/Forge/Forge.docc/Articles/Testing.md, from here to the end.
 extension Container {

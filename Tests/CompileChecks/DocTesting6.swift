@@ -3,12 +3,12 @@
 // Testing.md's sample "Contexts": the types it uses first, then the sample verbatim.
 import Forge
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
-final class OfflineAPIClient: APIClient {}
-final class PreviewAPIClient: APIClient {}
-final class MockAPIClient: APIClient {}
-final class LoggingAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
+nonisolated final class OfflineAPIClient: APIClient {}
+nonisolated final class PreviewAPIClient: APIClient {}
+nonisolated final class MockAPIClient: APIClient {}
+nonisolated final class LoggingAPIClient: APIClient {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/Testing.md, from here to the end.
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.

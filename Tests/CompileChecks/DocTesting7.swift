@@ -4,9 +4,9 @@
 import Forge
 import Testing
 
-protocol APIClient {}
-final class LiveAPIClient: APIClient {}
-final class OfflineAPIClient: APIClient {}
+nonisolated protocol APIClient {}
+nonisolated final class LiveAPIClient: APIClient {}
+nonisolated final class OfflineAPIClient: APIClient {}
 extension Container {
     static let api = Factory<APIClient>(scope: .singleton) { LiveAPIClient() }
         .onArg("--offline") { OfflineAPIClient() }

@@ -3,9 +3,9 @@
 // Testing.md's sample "Capture mocks in Swift 6": the mocks and the factory it uses first, then the sample verbatim.
 import Forge
 
-protocol API: AnyObject {}
-final class MockAPI: API, Sendable {}
-final class RecordingAPI: API {
+nonisolated protocol API: AnyObject {}
+nonisolated final class MockAPI: API, Sendable {}
+nonisolated final class RecordingAPI: API {
     var calls = 0
 }
 extension Container {

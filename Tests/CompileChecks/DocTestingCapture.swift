@@ -5,7 +5,7 @@
 import Dispatch
 import Forge
 
-final class FeedModel: Sendable {
+nonisolated final class FeedModel: Sendable {
     func refresh() async {}
     func prefetch() {}
 }

@@ -7,14 +7,14 @@ import Forge
 import ForgeTesting
 import Testing
 
-protocol APIClient: Sendable { func fetch() -> [String] }
-final class LiveAPI: APIClient { func fetch() -> [String] { ["live"] } }
-final class MockAPI: APIClient { func fetch() -> [String] { ["mock"] } }
+nonisolated protocol APIClient: Sendable { func fetch() -> [String] }
+nonisolated final class LiveAPI: APIClient { func fetch() -> [String] { ["live"] } }
+nonisolated final class MockAPI: APIClient { func fetch() -> [String] { ["mock"] } }
 extension Container {
     static let api = Factory<any APIClient> { LiveAPI() }
 }
 
-final class FeedModel: Sendable {
+nonisolated final class FeedModel: Sendable {
     let queue = DispatchQueue(label: "FeedModel")
 
     func refreshInBackground() async {

@@ -3,9 +3,9 @@
 // Testing.md's sample of factories marked liveInTests: the types they use first, then the sample verbatim.
 import Forge
 
-final class PriceFormatter: Sendable {}
-final class CheckoutViewModel: Sendable {}
-struct APIClient: Sendable {
+nonisolated final class PriceFormatter: Sendable {}
+nonisolated final class CheckoutViewModel: Sendable {}
+nonisolated struct APIClient: Sendable {
     var fetch: @Sendable () -> [String]
     static let live = APIClient(fetch: { ["from the network"] })
     static let testValue = APIClient(fetch: unimplemented("APIClient.fetch", placeholder: []))

@@ -4,11 +4,11 @@
 // first, then the sample verbatim.
 import Forge
 
-struct Movie: Sendable {
+nonisolated struct Movie: Sendable {
     let title: String
 }
 
-struct APIClient: Sendable {
+nonisolated struct APIClient: Sendable {
     var fetch: @Sendable () -> [Movie]
     var save: @Sendable (Movie) throws -> Void
 

@@ -3,15 +3,15 @@
 // The README's quick start, as a Swift 6 client writes it: the types it uses first, then the sample verbatim.
 import Forge
 
-protocol MyServiceType {}
-final class MyService: MyServiceType {}
-final class MockService: MyServiceType {}
-protocol APIServiceType {}
-final class APIService: APIServiceType {}
-final class MyConstructedService { init(service: MyServiceType) {} }
-final class SimpleService {}
-struct Numbered { init(_ n: Int) {} }
-final class Parent {}
+nonisolated protocol MyServiceType {}
+nonisolated final class MyService: MyServiceType {}
+nonisolated final class MockService: MyServiceType {}
+nonisolated protocol APIServiceType {}
+nonisolated final class APIService: APIServiceType {}
+nonisolated final class MyConstructedService { init(service: MyServiceType) {} }
+nonisolated final class SimpleService {}
+nonisolated struct Numbered { init(_ n: Int) {} }
+nonisolated final class Parent {}
 
 // The README's sample, from here to the end.
 extension Container {

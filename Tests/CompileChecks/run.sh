@@ -6,6 +6,14 @@
 #   // expect: clean                    compiles with warnings as errors
 #   // expect-diagnostic: TEXT          does not compile with warnings as errors, and the compiler says TEXT
 #
+# A sample (below), or a snippet with a "main-actor-default" header, is compiled a second time in a module with the
+# settings Xcode 26 gives every new app target: the main actor as the default isolation,
+# NonisolatedNonsendingByDefault and InferIsolatedConformances. It must have the same outcome there, unless its
+# header names another:
+#
+#   // main-actor-default: clean
+#   // main-actor-default: expect-diagnostic: TEXT
+#
 # A snippet with the line "// The sample of PATH, from here to the end." must match the file PATH (from the
 # repository's root) from that line on, so that the samples of the README, the DocC articles and the doc comments are
 # the code that compiles here. In a .swift file the sample is compared with the file's doc comments, `///` and the
@@ -23,11 +31,38 @@ swift build --target Forge >&2
 swift build --target ForgeTesting >&2
 bin=$(swift build --show-bin-path)
 # The llvm diagnostic style prints no source lines, so a snippet's own header never matches what it expects.
-flags=(-emit-sil -o /dev/null -warnings-as-errors -diagnostic-style llvm -I "$bin/Modules"
+flags=(-warnings-as-errors -diagnostic-style llvm -I "$bin/Modules"
     -Xcc -fmodule-map-file="$bin/CForge.build/module.modulemap")
+main_actor_default=(-default-isolation MainActor -enable-upcoming-feature NonisolatedNonsendingByDefault
+    -enable-upcoming-feature InferIsolatedConformances)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 
-failed=0
-for snippet in Tests/CompileChecks/*.swift; do
+# Compiles $snippet in Swift $version with the flags given, and checks the outcome: clean when $diagnostic is empty,
+# else the compiler says $diagnostic. $lane names the settings in what it prints. A client's build runs two jobs,
+# and some diagnostics come from one only (the SIL job's flow checks, the module job's isolated conformances), so
+# each runs on its own, and one's errors do not hide the other's.
+check() {
+    local output compiled=1 diagnostics module
+    module=$(mktemp -d "$scratch/module.XXXXXX")
+    output=$(swiftc -emit-sil -o /dev/null "${flags[@]}" "$@" -swift-version "$version" "$snippet" 2>&1) || compiled=0
+    output+=$'\n'$(swiftc -emit-module -emit-module-path "$module/Snippet.swiftmodule" "${flags[@]}" "$@" \
+        -swift-version "$version" "$snippet" 2>&1) || compiled=0
+    # Only the compiler's diagnostics about the snippet count: "FILE:LINE:COLUMN: error|warning|note: ...".
+    diagnostics=$(grep -E "^$snippet:[0-9]+:[0-9]+: (error|warning|note): " <<< "$output" || true)
+    if [[ -z "$diagnostic" && "$compiled" == 1 ]]; then
+        echo "PASS $snippet: compiles clean in Swift $version$lane"
+    elif [[ -n "$diagnostic" && "$compiled" == 0 && "$diagnostics" == *"$diagnostic"* ]]; then
+        echo "PASS $snippet: Swift $version$lane says \"$diagnostic\""
+    else
+        echo "FAIL $snippet (Swift $version$lane): expected ${diagnostic:-a clean build}; the compiler said:"
+        echo "$output"
+    fi
+}
+
+# Checks one snippet: its sample against its sources, then its outcome in each lane. Prints PASS or FAIL lines.
+check_snippet() {
+    local snippet=$1 markers sample marker source text version clean diagnostic lane main_actor
     # The sample follows the last marker line; each marker names a file that must hold it.
     markers=$(grep -E "^// The (README's sample|sample of [^ ]+), from here to the end\.$" "$snippet" || true)
     if [[ -n "$markers" ]]; then
@@ -36,14 +71,12 @@ for snippet in Tests/CompileChecks/*.swift; do
             source=$(sed -E 's|^// The sample of ([^ ]+), from.*|\1|; s|^// The README.s.*|README.md|' <<< "$marker")
             if [[ ! -f "$source" ]]; then
                 echo "FAIL $snippet: its sample's source $source does not exist"
-                failed=1
                 continue
             fi
             text=$(cat "$source")
             [[ "$source" != *.swift ]] || text=$(sed -nE 's|^[[:space:]]*/// ?||p' "$source")
             if [[ "$text" != *"$sample"* ]]; then
                 echo "FAIL $snippet: its sample is not in $source as written; update one or the other"
-                failed=1
             fi
         done <<< "$markers"
     fi
@@ -52,20 +85,37 @@ for snippet in Tests/CompileChecks/*.swift; do
     diagnostic=$(sed -n 's|^// expect-diagnostic: ||p' "$snippet")
     if [[ -z "$version" || ( "$clean" == 0 && -z "$diagnostic" ) || ( "$clean" != 0 && -n "$diagnostic" ) ]]; then
         echo "FAIL $snippet: its header needs '// swift-version:' and one of '// expect: clean', '// expect-diagnostic:'"
-        failed=1
-        continue
+        return
     fi
-    if output=$(swiftc "${flags[@]}" -swift-version "$version" "$snippet" 2>&1); then compiled=1; else compiled=0; fi
-    # Only the compiler's diagnostics about the snippet count: "FILE:LINE:COLUMN: error|warning|note: ...".
-    diagnostics=$(grep -E "^$snippet:[0-9]+:[0-9]+: (error|warning|note): " <<< "$output" || true)
-    if [[ "$clean" != 0 && "$compiled" == 1 ]]; then
-        echo "PASS $snippet: compiles clean in Swift $version"
-    elif [[ -n "$diagnostic" && "$compiled" == 0 && "$diagnostics" == *"$diagnostic"* ]]; then
-        echo "PASS $snippet: Swift $version says \"$diagnostic\""
-    else
-        echo "FAIL $snippet (Swift $version): expected ${diagnostic:-a clean build}; the compiler said:"
-        echo "$output"
-        failed=1
+    lane=""
+    check
+    # The second lane: a sample, or a snippet that names its outcome there.
+    main_actor=$(sed -n 's|^// main-actor-default: ||p' "$snippet")
+    if [[ -n "$markers" || -n "$main_actor" ]]; then
+        case "$main_actor" in
+            "") ;;
+            clean) diagnostic="" ;;
+            "expect-diagnostic: "*) diagnostic=${main_actor#expect-diagnostic: } ;;
+            *)
+                echo "FAIL $snippet: '// main-actor-default:' takes 'clean' or 'expect-diagnostic: TEXT'"
+                return
+                ;;
+        esac
+        lane=", main actor by default"
+        check "${main_actor_default[@]}"
+    fi
+}
+
+# One snippet per core at a time; each one's report goes to a file of its own, printed in order at the end.
+parallel=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 2)
+running=0
+for snippet in Tests/CompileChecks/*.swift; do
+    check_snippet "$snippet" > "$scratch/$(basename "$snippet").report" 2>&1 &
+    if ((++running >= parallel)); then
+        wait -n
+        ((running--))
     fi
 done
-exit "$failed"
+wait
+cat "$scratch"/*.report
+! grep -q "^FAIL" "$scratch"/*.report

@@ -3,7 +3,7 @@ import Forge
 import ModularNetworking
 
 /// The checkout feature's dependencies.
-public final class CheckoutContainer: SharedContainer {
+public final class CheckoutContainer: SharedContainer, NonisolatedContainer {
     /// Prices from the backend, fetched once per run. Its closure only makes a `RemotePriceList`, which reads through
     /// the HTTP client's factory: safe to run in tests (`liveInTests`), where the client is what a test mocks.
     public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }.liveInTests

@@ -24,7 +24,14 @@
 /// Only `Container` can conform: Forge looks for this conformance on `Container` alone, so conforming another
 /// container, which would never run, does not compile (`'AutoRegistering' requires that 'OrderContainer' inherit
 /// from 'Container'`). Register other containers' factories from `Container`'s `registerAllServices()`.
-public protocol AutoRegistering: Container {
+///
+/// `registerAllServices()` is never isolated to an actor, not even in a module whose default isolation is the main
+/// actor (a new Xcode 26 app target), where the conformance above compiles as written: Forge runs it on whichever
+/// thread resolves first, so the protocol refines `SendableMetatype`, and an isolated conformance
+/// (`@MainActor AutoRegistering`, or a `@MainActor` `registerAllServices()`) is a compile error ("cannot form main
+/// actor-isolated conformance of 'Container' to SendableMetatype-inheriting protocol 'AutoRegistering'"). The
+/// closures it registers run where their factories are resolved, as every factory's do.
+public protocol AutoRegistering: Container, _NonisolatedMembers {  // _NonisolatedMembers: SendableMetatype
     /// Registers services. Runs once, on the thread of the first resolution; other threads that resolve
     /// meanwhile wait for it.
     static func registerAllServices()

@@ -18,7 +18,7 @@ extension SharedContainer {
     ///
     /// A scope's instances live in the current world: the process's, or an isolated one made by
     /// ``SharedContainer/Registrations/isolated(named:runContext:fileID:line:_:)``.
-    public class Scope: @unchecked Sendable, CustomStringConvertible {
+    public class Scope: @unchecked Sendable, CustomStringConvertible, _NonisolatedMembers {
         // @unchecked: a scope is immutable; its instances live in `World`, behind the world's lock.
         @usableFromInline
         enum Kind: Sendable {
