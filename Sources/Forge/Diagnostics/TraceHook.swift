@@ -38,19 +38,11 @@ enum TraceHook {
 }
 
 extension FactoryBox {
-    /// A resolution while tracing: finds where the instance will come from, times the resolution, and sends its
-    /// event after it returns.
-    func resolveTraced(_ parameter: UnsafeRawPointer) -> AnyObject {
-        let world = World.current(resolving: self)
-        let slot = world.slot(for: self)
+    /// A synchronous resolution in `slot` of `world` while tracing (from the resolution step): finds where the
+    /// instance will come from, times the resolution, and sends its event after it returns.
+    func resolveTraced(_ parameter: UnsafeRawPointer, in slot: Slot, world: World) -> AnyObject {
         let thread = ThreadResolutionState.current
-        if thread.isSendingTrace {  // a resolution the trace hook makes
-            let made = resolve(parameter, in: slot)
-            if DecoratorHook.isActive && made !== TriedPromise.unfulfilled {
-                DecoratorHook.decorate(representation.anyValue(made))
-            }
-            return made
-        }
+        if thread.isSendingTrace { return resolve(parameter, in: slot) }  // a resolution the trace hook makes
         let source = source(for: parameter, in: slot, world: world)
         // Inside an async factory's closure, the resolutions on this thread nest in that async resolution's tree.
         let isOutermost = thread.traced.isEmpty
@@ -69,9 +61,6 @@ extension FactoryBox {
                 factory: declaration, type: "\(definition.valueType)", site: definition.site,
                 scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
                 started: started, tree: enclosing?.tree), on: thread)
-        if DecoratorHook.isActive && made !== TriedPromise.unfulfilled {
-            DecoratorHook.decorate(representation.anyValue(made))
-        }
         return made
     }
 
@@ -90,5 +79,40 @@ extension FactoryBox {
         if path != .unique && path != .graph && holdsLiveInstance(in: target, world: world) { return .cache }
         if slot.hasRegistration { return .override }
         return hasContexts && hasContext(in: world) ? .context : .new
+    }
+
+    /// An async resolution in `slot` of `world` while tracing (from the resolution step): a top-level one starts the
+    /// tree its nested resolutions join; each times its resolution and sends its event after it returns.
+    func resolveTracedAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
+        -> AnyObject
+    {
+        let thread = ThreadResolutionState.current
+        if thread.isSendingTrace { return try await resolveAsync(parameter, in: slot, world: world) }
+        // A top-level resolution starts a tree that its nested resolutions, in whatever task, join.
+        guard let enclosing = TaskResolutionState.current else {
+            let root = TaskResolutionState(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
+            // A failed resolution sends no event: its tree ends without the root's.
+            defer { TreePrinter.end(root.tree) }
+            let parameter = SendableParameter(value: parameter)
+            return try await TaskResolutionState.$current.withValue(root) {
+                MadeObject(object: try await resolveTracedAsync(parameter.value, in: slot, world: world))
+            }.object
+        }
+        let isGraphHit = kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil
+        let source =
+            isGraphHit
+            ? .graph
+            : source(
+                in: slot, target: withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }, world: world)
+        let started = forge_monotonic_seconds()
+        let made = try await resolveAsync(parameter, in: slot, world: world)
+        let duration = forge_monotonic_seconds() - started
+        TraceHook.send(
+            ResolutionEvent(
+                factory: declaration, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
+                source: source, duration: duration, depth: enclosing.chain.count,
+                parent: enclosing.chain.last?.declaration, started: started, tree: enclosing.tree),
+            on: ThreadResolutionState.current)
+        return made
     }
 }

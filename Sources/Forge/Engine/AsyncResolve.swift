@@ -54,23 +54,22 @@ extension FactoryBox {
     /// scope.
     @usableFromInline
     func resolveAsync(_ parameter: any Sendable = ()) async throws -> AnyObject {
-        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
-        let world = World.current(resolving: self)
+        // The resolution step, as a synchronous resolution's (ResolutionStep.swift).
+        let world = beginResolution() ?? .global
         let slot = world.slot(for: self)
         // A hit needs no await: reading it first, synchronously, keeps async machinery off the hit path.
         if path == .stored && !TraceHook.isActive, let instance = slot.withLock({ $0.instance }) {
-            if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(instance)) }
-            return instance
+            return endResolution(instance)
         }
         let made =
             TraceHook.isActive
             ? try await resolveTracedAsync(parameter, in: slot, world: world)
             : try await resolveAsync(parameter, in: slot, world: world)
-        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(made)) }
-        return made
+        return endResolution(made)
     }
 
-    private func resolveAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
+    /// Resolves the factory in `slot` of `world`, by its scope: the resolution step's part between its two ends.
+    func resolveAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
         -> AnyObject
     {
         switch kind {
@@ -87,29 +86,6 @@ extension FactoryBox {
                 // The slot let go of the cell after it was looked up: a value made in it would be kept nowhere.
             }
         }
-    }
-
-    /// Runs the registration, a context's closure or the factory's own, as this factory's step of the chain.
-    private func runClosureAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
-        -> AnyObject
-    {
-        TaskResolutionState.checkCycle(self, with: parameter)
-        let summary = slot.summary
-        let registration = summary.isEmpty ? nil : registration(in: slot, summary, namingChain: false)
-        guard
-            let make = registration?.make
-                ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))
-        else {
-            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
-        }
-        let hook: (@Sendable (AnyObject) async -> Void)?
-        if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
-        let made = try await TaskResolutionState.making(self, with: parameter) {
-            let made = MadeObject(object: try await make.runAsync(with: parameter))
-            if let hook { await hook(made.object) }
-            return made
-        }
-        return made.object
     }
 
     /// What a caller of a scope that keeps instances does next.
@@ -263,40 +239,6 @@ extension FactoryBox {
         }
     }
 
-    // MARK: Trace
-
-    private func resolveTracedAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
-        -> AnyObject
-    {
-        let thread = ThreadResolutionState.current
-        if thread.isSendingTrace { return try await resolveAsync(parameter, in: slot, world: world) }
-        // A top-level resolution starts a tree that its nested resolutions, in whatever task, join.
-        guard let enclosing = TaskResolutionState.current else {
-            let root = TaskResolutionState(factory: nil, parent: nil, task: TaskIdentity.current ?? TaskIdentity(0))
-            // A failed resolution sends no event: its tree ends without the root's.
-            defer { TreePrinter.end(root.tree) }
-            let parameter = SendableParameter(value: parameter)
-            return try await TaskResolutionState.$current.withValue(root) {
-                MadeObject(object: try await resolveTracedAsync(parameter.value, in: slot, world: world))
-            }.object
-        }
-        let isGraphHit = kind == .graph && enclosing.factory != nil && enclosing.graph.instance(of: self) != nil
-        let source =
-            isGraphHit
-            ? .graph
-            : source(
-                in: slot, target: withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }, world: world)
-        let started = forge_monotonic_seconds()
-        let made = try await resolveAsync(parameter, in: slot, world: world)
-        let duration = forge_monotonic_seconds() - started
-        TraceHook.send(
-            ResolutionEvent(
-                factory: declaration, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
-                source: source, duration: duration, depth: enclosing.chain.count,
-                parent: enclosing.chain.last?.declaration, started: started, tree: enclosing.tree),
-            on: ThreadResolutionState.current)
-        return made
-    }
 }
 
 /// A parameter, `any Sendable`, handed to a task of its own. (`any Sendable` is Sendable; the wrapper only keeps the

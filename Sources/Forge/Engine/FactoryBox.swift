@@ -212,15 +212,9 @@ final class FactoryBox: @unchecked Sendable {
     func resolveObject(_ parameter: UnsafeRawPointer) -> AnyObject {
         // While every flag is clear (no isolated world, decorator, trace or captive check, AutoRegistering done), the
         // slot is the box itself, borrowed: a retain of the slot would make threads hitting the same factory share one
-        // more reference count.
+        // more reference count. Otherwise, the resolution step (ResolutionStep.swift).
         if FastPathWord.allClear() { return resolve(parameter, in: self) }
-        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
-        if TraceHook.isActive { return resolveTraced(parameter) }
-        let object = currentSlot()._withUnsafeGuaranteedRef { slot in resolve(parameter, in: slot) }
-        if DecoratorHook.isActive && object !== TriedPromise.unfulfilled {
-            DecoratorHook.decorate(representation.anyValue(object))
-        }
-        return object
+        return resolveStepped(parameter)
     }
 
     @inline(__always)  // into resolveObject(_:), as above
@@ -260,13 +254,5 @@ final class FactoryBox: @unchecked Sendable {
             case .graph: self = .graph
             }
         }
-    }
-
-    /// This factory's slot in the current world, after running ``AutoRegistering`` if it has not run.
-    func currentSlot() -> Unmanaged<Slot> {
-        // The current world lives at least as long as this resolution: the task local that names it holds it. The
-        // process's world's slots are the boxes.
-        guard let world = isolatedWorld(resolving: self) else { return Unmanaged.passUnretained(self) }
-        return world.unretainedSlot(for: self)
     }
 }

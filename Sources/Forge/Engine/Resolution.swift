@@ -1,42 +1,6 @@
 // Forge: how a factory makes an instance, and publishes it to its scope.
 
 extension FactoryBox {
-    /// Calls the registration or the factory's own closure, then the `afterMake` hook, with no lock held, tracking
-    /// depth and the cycle chain for this thread: the hook is a part of making the instance.
-    func runClosure(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
-        let summary = slot.summary
-        // One test on the common path (no override, a lenient world), two with an override; a strict world's slot
-        // goes through a function of its own, so that the common path keeps fewer values live (Benchmarks/README.md).
-        let registration =
-            summary.isEmpty
-            ? nil
-            : summary == .hasRegistration
-                ? slot.withLock { $0.registration } : registration(in: slot, summary, namingChain: true)
-        let tracked = enterClosure(with: parameter)
-        defer { leaveClosure(tracked) }
-        if let registration { return finishMaking(registration.make.run(with: parameter)) }
-        if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }  // no hook: see plainClosure
-        guard let make = closureForCurrentContext(tried: TriedPromise.isTried(self)) else {
-            return TriedPromise.unfulfilled
-        }
-        return finishMaking(make.run(with: parameter))
-    }
-
-    /// The registration `slot` holds, if its `summary` says it has one; when it also says to, reports a live
-    /// closure about to run, and with `chain`, the factories whose closures reached it (``reportIfLive(_:in:chain:)``).
-    @inline(never)  // off runClosure's common paths (no override, or one in a lenient world): see runClosure
-    func registration(in slot: Slot, _ summary: Summary, namingChain chain: Bool) -> Registration? {
-        let registration = summary.contains(.hasRegistration) ? slot.withLock { $0.registration } : nil
-        if summary.contains(.reportsLiveClosures) { reportIfLive(registration, in: World.current, chain: chain) }
-        return registration
-    }
-
-    /// Calls the `afterMake` hook with `made`, a new instance, if the factory has one; returns `made`.
-    func finishMaking(_ made: AnyObject) -> AnyObject {
-        if case .sync(let hook)? = definition.afterMake { hook(made) }
-        return made
-    }
-
     /// The closure that runs when no registration overrides the factory: the first context whose condition holds in
     /// the current world, else the factory's own. When a promised factory has neither, stops with the promise's
     /// message, or returns `nil` if `tried`: in the resolution a `tryResolve()` of this factory makes
@@ -74,14 +38,13 @@ extension FactoryBox {
         if CaptiveDependencies.isChecking, let problem = CaptiveDependencies.problemToThrow(resolving: self) {
             throw problem
         }
-        // The kept instance, returned as it was read, with what a hit does besides (its captive check and its
-        // decorator), not resolved again: it may be gone by then (expired, reset, or let go of), and a promised
-        // factory's resolution would then stop the process where this one checked it could go. While a trace or a
-        // graph records, the resolution below is traced.
+        // The kept instance, returned as it was read, through the resolution step as a hit goes (its escape and captive
+        // checks, its decorator), not resolved again: it may be gone by then (expired, reset, or let go of), and a
+        // promised factory's resolution would then stop the process where this one checked it could go. While a trace
+        // or a graph records, the resolution below is traced.
         guard let kept, !TraceHook.isActive else { return try resolveChecked(parameter) }
-        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
-        if DecoratorHook.isActive { DecoratorHook.decorate(representation.anyValue(kept)) }
-        return kept
+        _ = beginResolution()
+        return endResolution(kept)
     }
 
     /// Resolves the factory with `parameter` after ``checkResolvable(_:)`` found it resolvable. For a promised
@@ -112,7 +75,7 @@ extension FactoryBox {
     /// Returns the kept instance a resolution now would return, running no closure, as the factory's representation
     /// keeps it.
     func checkResolvable(_ parameter: UnsafeRawPointer) throws(ResolutionError) -> AnyObject? {
-        let world = World.current(resolving: self)
+        let world = isolatedWorldForResolution() ?? .global
         let slot = world.slot(for: self)
         let target = instanceSlot(for: parameter, in: slot)
         // A kept instance runs no closure: it closes no cycle and nests nothing, so a factory that keeps one instance
@@ -163,20 +126,6 @@ extension FactoryBox {
     /// Whether a context's closure replaces a promised factory's missing one in `world`.
     func hasContext(in world: World) -> Bool {
         definition.contexts.contains { $0.condition.holds(in: world.runContext) }
-    }
-
-    /// Records that this factory's closure is about to run on this thread, with the parameter at `parameter`.
-    /// Returns whether it joined the cycle chain, for ``leaveClosure(_:)``.
-    func enterClosure(with parameter: UnsafeRawPointer) -> Bool {
-        let depth = ThreadResolutionState.enter()
-        if depth > ThreadResolutionState.depthLimit { Report.tooDeep(self, depth: depth) }
-        return CycleDetection.enter(self, with: parameter)
-    }
-
-    /// Records that the closure of the matching ``enterClosure()`` returned.
-    func leaveClosure(_ tracked: Bool) {
-        CycleDetection.leave(tracked)
-        ThreadResolutionState.leave()
     }
 
     /// Makes the scoped instance once and publishes it; threads that ask meanwhile wait and read it.

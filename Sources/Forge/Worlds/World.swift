@@ -30,12 +30,6 @@ final class World: Sendable {
         return isolatedWorldsExist ? (isolated ?? global) : global
     }
 
-    /// ``current``, for a resolution of `box`: in the process's world while isolated worlds exist, the resolution is
-    /// checked as an escape from them (``EscapedResolutions``).
-    static func current(resolving box: FactoryBox) -> World {
-        isolatedWorld(resolving: box) ?? global
-    }
-
     let isGlobal: Bool
     /// What contexts and time-to-live read: the process's, or what an isolated world was given.
     let runContext: SharedContainer.RunContext
@@ -490,17 +484,15 @@ extension World {
     }
 }
 
-/// The isolated world a resolution of `box` uses, after running `AutoRegistering` if it has not run; `nil` for the
-/// process's, where, while isolated worlds exist, the resolution is checked as an escape from them. While none exists,
-/// it reads one word.
+/// The isolated world a resolution uses, after running `AutoRegistering` if it has not run; `nil` for the process's.
+/// While no isolated world exists, it reads one word. It only finds the world: the resolution step checks what a
+/// resolution there must be checked for (``FactoryBox/beginResolution()``).
 // Transparent (a free function: the attribute is not allowed inside a class), so that a debug build's resolutions
-// call no function more for it: a debug singleton hit then costs what the code written out in `currentSlot()` costs
+// call no function more for it: a debug singleton hit then costs what the code written out in `resolveStepped` costs
 // (Benchmarks/README.md, "Design choices").
 @_transparent
-func isolatedWorld(resolving box: FactoryBox) -> World? {
+func isolatedWorldForResolution() -> World? {
     AutoRegistration.ensure()
     guard World.isolatedWorldsExist else { return nil }
-    if let world = World.isolated { return world }
-    EscapedResolutions.check(box)
-    return nil
+    return World.isolated
 }

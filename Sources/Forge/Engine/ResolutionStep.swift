@@ -1,0 +1,135 @@
+// Forge: the one step around every resolution off the fast path, and the one around every run of a closure.
+// What each check does is in its own file (EscapedResolutions, CaptiveDependencies, TraceHook, Decorator,
+// CycleDetection, LiveClosuresInTests); when it runs, for every entry point, is here.
+
+extension FactoryBox {
+    /// What every resolution off the fast path does before it finds or makes its instance, whatever its entry point:
+    /// a call (synchronous, main-actor, with a parameter), a lazy property's first read, `tryResolve()`, an async
+    /// call, `prewarm` and `verify` (which resolve as calls do).
+    ///
+    /// 1. Finds the world the resolution uses (after `AutoRegistering` has run): the task's isolated world, else the
+    ///    process's, returned as `nil`.
+    /// 2. In the process's world while isolated worlds exist, checks the resolution as an escape from them
+    ///    (``EscapedResolutions/check(_:)``).
+    /// 3. Checks it as a captive dependency of the instances being made around it (``CaptiveDependencies``).
+    ///
+    /// The resolution then finds or makes its instance in the world's slot, traced while a trace hook or a graph
+    /// records (``TraceHook``), and ends with ``endResolution(_:)``.
+    @inline(__always)  // into each entry point: two loads and branches while no check is on
+    func beginResolution() -> World? {
+        let world = isolatedWorldForResolution()
+        if world == nil && World.isolatedWorldsExist { EscapedResolutions.check(self) }
+        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
+        return world
+    }
+
+    /// What every resolution off the fast path does with its instance, `made`, before its caller gets it: the
+    /// decorator (``DecoratorHook``), which sees every instance but the marker of a tried promise that nothing
+    /// fulfils (``TriedPromise/unfulfilled``). Returns `made`.
+    @inline(__always)
+    func endResolution(_ made: AnyObject) -> AnyObject {
+        if DecoratorHook.isActive && made !== TriedPromise.unfulfilled {
+            DecoratorHook.decorate(representation.anyValue(made))
+        }
+        return made
+    }
+
+    /// A synchronous resolution off the fast path: the step around finding or making the instance in the world's
+    /// slot, by the scope's path.
+    func resolveStepped(_ parameter: UnsafeRawPointer) -> AnyObject {
+        let world = beginResolution()
+        // The slot is borrowed: the world lives until the resolution returns (the task local that names it holds it),
+        // and the process's world's slots are the boxes.
+        let slot = world?.unretainedSlot(for: self) ?? Unmanaged.passUnretained(self)
+        let made = slot._withUnsafeGuaranteedRef { slot in
+            TraceHook.isActive
+                ? resolveTraced(parameter, in: slot, world: world ?? .global) : resolve(parameter, in: slot)
+        }
+        return endResolution(made)
+    }
+
+    // MARK: Around each run of a closure
+
+    /// Runs the closure that makes an instance for a synchronous resolution, with no lock held: the registration, a
+    /// context's closure or the factory's own. Around it: the live-closure check of a strict test's world, the depth
+    /// and the cycle chain (``enterClosure(with:)``), and after it the `afterMake` hook, a part of making the instance.
+    func runClosure(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
+        let summary = slot.summary
+        // One test on the common path (no override, a lenient world), two with an override; a strict world's slot
+        // goes through a function of its own, so that the common path keeps fewer values live (Benchmarks/README.md).
+        let registration =
+            summary.isEmpty
+            ? nil
+            : summary == .hasRegistration
+                ? slot.withLock { $0.registration }
+                : registrationReportingLiveClosure(in: slot, summary, namingChain: true)
+        let tracked = enterClosure(with: parameter)
+        defer { leaveClosure(tracked) }
+        if let registration { return finishMaking(registration.make.run(with: parameter)) }
+        if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }  // no hook: see plainClosure
+        guard let make = closureForCurrentContext(tried: TriedPromise.isTried(self)) else {
+            return TriedPromise.unfulfilled
+        }
+        return finishMaking(make.run(with: parameter))
+    }
+
+    /// ``runClosure(_:in:)`` for an async resolution in `world`: the live-closure check, the cycle check and the
+    /// chain of the task's resolutions (``TaskResolutionState``), and the async `afterMake` hook, awaited. An
+    /// unfulfilled promise throws, for the caller's `tryResolve()` or its stop.
+    func runClosureAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
+        -> AnyObject
+    {
+        TaskResolutionState.checkCycle(self, with: parameter)
+        let summary = slot.summary
+        let registration =
+            summary.isEmpty ? nil : registrationReportingLiveClosure(in: slot, summary, namingChain: false)
+        guard
+            let make = registration?.make
+                ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))
+        else {
+            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
+        }
+        let hook: (@Sendable (AnyObject) async -> Void)?
+        if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
+        let made = try await TaskResolutionState.making(self, with: parameter) {
+            let made = MadeObject(object: try await make.runAsync(with: parameter))
+            if let hook { await hook(made.object) }
+            return made
+        }
+        return made.object
+    }
+
+    /// What runs before a factory's closure (a registration, a context's or its own) makes an instance on this
+    /// thread, with the parameter at `parameter`: the nesting depth, which stops the process past its limit, and the
+    /// cycle chain (``CycleDetection``). Returns whether the factory joined the chain, for ``leaveClosure(_:)``.
+    func enterClosure(with parameter: UnsafeRawPointer) -> Bool {
+        let depth = ThreadResolutionState.enter()
+        if depth > ThreadResolutionState.depthLimit { Report.tooDeep(self, depth: depth) }
+        return CycleDetection.enter(self, with: parameter)
+    }
+
+    /// What runs after the closure of the matching ``enterClosure(with:)`` returned.
+    func leaveClosure(_ tracked: Bool) {
+        CycleDetection.leave(tracked)
+        ThreadResolutionState.leave()
+    }
+
+    /// The registration `slot` holds, if its `summary` says it has one; first, when the summary says the slot's world
+    /// is a strict test's, reports the live closure about to run, if it is one (``reportIfLive(_:in:chain:)``), and
+    /// with `chain`, the factories whose closures reached it.
+    @inline(never)  // off runClosure's common paths (no override, or one in a lenient world): see runClosure
+    func registrationReportingLiveClosure(in slot: Slot, _ summary: Summary, namingChain chain: Bool)
+        -> Registration?
+    {
+        let registration = summary.contains(.hasRegistration) ? slot.withLock { $0.registration } : nil
+        if summary.contains(.reportsLiveClosures) { reportIfLive(registration, in: World.current, chain: chain) }
+        return registration
+    }
+
+    /// Calls the synchronous `afterMake` hook with `made`, a new instance, if the factory has one: it is a part of
+    /// making the instance, run before any caller gets it. Returns `made`.
+    func finishMaking(_ made: AnyObject) -> AnyObject {
+        if case .sync(let hook)? = definition.afterMake { hook(made) }
+        return made
+    }
+}
