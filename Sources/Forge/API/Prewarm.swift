@@ -126,7 +126,7 @@ extension Prewarming {
     private func warnUnlessKept() {
         let kind = box.kind
         guard kind == .unique || kind == .graph || kind == .shared else { return }
-        Report.warn(
+        Report.warnInDebugBuilds(
             """
             prewarm(\(box.declaration)): its scope (\(box.scope)) keeps no instance for later, so prewarming makes \
             one and lets go of it. Prewarm factories whose scope keeps their instance (singleton, cached).

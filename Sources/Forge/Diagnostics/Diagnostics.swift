@@ -103,8 +103,9 @@ enum Report {
         fatalError("Forge: \(declaration): \(problem)")
     }
 
-    /// Prints a warning for misuse that changes nothing, in debug builds.
-    static func warn(_ message: @autoclosure () -> String) {
+    /// Writes a warning for misuse that changes nothing, in debug builds only; a problem's warning, which the route
+    /// writes in every build its policy asks for, is ``writeWarning(_:note:)``.
+    static func warnInDebugBuilds(_ message: @autoclosure () -> String) {
         #if DEBUG
             write("Forge warning: \(message())\n")
         #endif

@@ -38,6 +38,13 @@ enum ModifierCheck {
 }
 
 extension FactoryBox {
+    /// A new factory: this one's definition, changed by `change`.
+    func modified(_ change: (inout FactoryDefinition) -> Void) -> FactoryBox {
+        var definition = definition
+        change(&definition)
+        return FactoryBox(consume definition)
+    }
+
     func withDispose(_ dispose: @escaping (AnyObject) -> Void) -> FactoryBox {
         ModifierCheck.dispose(scope: scope, declaration: declaration)
         return modified { $0.dispose = dispose }

@@ -116,13 +116,6 @@ final class FactoryBox: @unchecked Sendable {
     /// Whether the factory was declared with ``Factory/promised(scope:fileID:line:)``: it has no closure of its own.
     var isPromised: Bool { definition.closure == nil }
 
-    /// A new factory: this one's definition, changed by `change`.
-    func modified(_ change: (inout FactoryDefinition) -> Void) -> FactoryBox {
-        var definition = definition
-        change(&definition)
-        return FactoryBox(consume definition)
-    }
-
     var declaration: String { definition.declaration }
 
     /// Overrides the factory with `make` in the current world; from `registerAllServices()`, as its baseline.

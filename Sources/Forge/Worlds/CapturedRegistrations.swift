@@ -59,7 +59,7 @@ extension SharedContainer.Registrations {
             // A world that a failed `verify` ended lives on, held by the thread it parked: late work gets a world of
             // its own all the same.
             if let world = reference.world, !world.hasEnded { return world }
-            Report.warn(
+            Report.warnInDebugBuilds(
                 """
                 Container.Registrations.capture() (\(site)): code ran in a world that had ended, such as a test's \
                 after the test returned. It runs in a world of its own, made from the app's baseline: what it \

@@ -32,7 +32,7 @@ extension SharedContainer {
         /// old. Without a matching `push()` it changes nothing, and warns in debug builds.
         public static func pop() {
             guard World.current.pop() else {
-                Report.warn(
+                Report.warnInDebugBuilds(
                     """
                     Registrations.pop() without a matching push() changed nothing. Call push() in setUp and pop() \
                     in tearDown, once each.
