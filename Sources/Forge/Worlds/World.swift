@@ -38,8 +38,9 @@ final class World: Sendable {
     /// The mailbox of the test this world belongs to, shared with the worlds nested in it: where the problems met
     /// here go (``ProblemRoute``). `nil` for a world of no test, whose problems are warnings.
     let mailbox: ProblemMailbox?
-    /// Whether a factory's live closure that runs here is a problem of the test (``FactoryBox/reportIfLive(_:in:chain:)``):
-    /// a strict test's world, and the worlds nested in it unless they say otherwise.
+    /// Whether a factory's live closure that runs here is a problem of the test
+    /// (``FactoryBox/reportIfLive(_:in:chain:)``): a strict test's world, and the worlds nested in it unless they say
+    /// otherwise.
     let isStrict: Bool
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
@@ -87,8 +88,9 @@ final class World: Sendable {
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
-    /// freed, so that a world read under that lock is alive (``escapeCandidate(of:readBy:againstBaseline:)`` and ``withEscapeCandidates(of:_:)``). It is
-    /// taken before an isolated world's lock and a slot's, never under a Forge lock.
+    /// freed, so that a world read under that lock is alive (``escapeCandidate(of:readBy:againstBaseline:)``,
+    /// ``withEscapeCandidates(of:_:)``). It is taken before an isolated world's lock and a slot's, never under a Forge
+    /// lock.
     private static let live = Locked<[ObjectIdentifier: Unmanaged<World>]>([:])
 
     init(
