@@ -61,16 +61,7 @@ enum CaptiveDependencies {
 
     private static let state = Locked(State())
 
-    /// `.warn` in a debug build of Forge, `.off` in a release build.
-    private static var defaultPolicy: Policy {
-        #if DEBUG
-            .warn
-        #else
-            .off
-        #endif
-    }
-
-    static var policy: Policy { state.withLock { $0.policy ?? defaultPolicy } }
+    static var policy: Policy { state.withLock { $0.policy ?? Policy.buildDefault } }
 
     /// Whether resolutions check for captive dependencies.
     static var isChecking: Bool { FastPathWord.current & FastPathWord.captiveCheck != 0 }
@@ -96,7 +87,7 @@ enum CaptiveDependencies {
     }
 
     private static func update(_ state: inout State) {
-        let checks = (state.policy ?? defaultPolicy) != .off || state.verifications > 0
+        let checks = (state.policy ?? Policy.buildDefault) != .off || state.verifications > 0
         guard checks != state.isChecking else { return }
         state.isChecking = checks
         FastPathWord.add(checks ? FastPathWord.captiveCheck : -FastPathWord.captiveCheck)
@@ -148,14 +139,5 @@ enum CaptiveDependencies {
 
     private static func report(_ problem: ResolutionError) {
         ProblemRoute.report(problem, metIn: World.current)
-    }
-
-    /// The policy, as the route reads it.
-    static var routePolicy: ProblemRoute.Policy {
-        switch policy {
-        case .warn: .warn
-        case .stop: .stop
-        case .off: .off
-        }
     }
 }

@@ -85,18 +85,9 @@ enum EscapedResolutions {
     private static let policyCode = AtomicCounter()
     private static let policies: [Policy] = [.warn, .stop, .off]
 
-    /// `.warn` in a debug build of Forge, `.off` in a release build.
-    private static var defaultPolicy: Policy {
-        #if DEBUG
-            .warn
-        #else
-            .off
-        #endif
-    }
-
     static var policy: Policy {
         let code = policyCode.value
-        return code == 0 ? defaultPolicy : policies[code - 1]
+        return code == 0 ? Policy.buildDefault : policies[code - 1]
     }
 
     static func setPolicy(_ policy: Policy) {
@@ -169,15 +160,6 @@ enum EscapedResolutions {
         guard ThreadResolutionState.depth > 0 || task != nil else { return [] }
         let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain
         return enclosing.map(\.declaration)
-    }
-
-    /// The policy, as the route reads it.
-    static var routePolicy: ProblemRoute.Policy {
-        switch policy {
-        case .warn: .warn
-        case .stop: .stop
-        case .off: .off
-        }
     }
 }
 

@@ -135,8 +135,8 @@ enum ProblemRoute {
     /// What the policy of problems of `kind` says.
     private static func policy(for kind: ResolutionError.Kind) -> Policy {
         switch kind {
-        case .captiveDependency: CaptiveDependencies.routePolicy
-        case .escapedResolution: EscapedResolutions.routePolicy
+        case .captiveDependency: CaptiveDependencies.policy.route
+        case .escapedResolution: EscapedResolutions.policy.route
         // Asked for by the test (a strict world, a stand-in): always heard.
         case .liveInStrictTest, .unimplemented: .warn
         // Stop the process where they are met, or are thrown: never routed.
@@ -172,3 +172,27 @@ extension ResolutionError {
         "\(kind)|\(factory)|\(distinction)"
     }
 }
+
+/// A policy the app sets in ``SharedContainer/Diagnostics`` for one kind of problem: `.warn`, `.stop` or `.off`.
+protocol ProblemPolicy: Equatable {
+    static var warn: Self { get }
+    static var stop: Self { get }
+    static var off: Self { get }
+}
+
+extension ProblemPolicy {
+    /// `.warn` in a debug build of Forge, `.off` in a release build: the policy until the app sets one.
+    static var buildDefault: Self {
+        #if DEBUG
+            .warn
+        #else
+            .off
+        #endif
+    }
+
+    /// This policy, as the route reads it.
+    var route: ProblemRoute.Policy { self == .warn ? .warn : self == .stop ? .stop : .off }
+}
+
+extension SharedContainer.Diagnostics.CaptiveDependencyPolicy: ProblemPolicy {}
+extension SharedContainer.Diagnostics.EscapedResolutionPolicy: ProblemPolicy {}
