@@ -24,14 +24,18 @@ extension SharedContainer.Diagnostics {
     /// or a `cached` repository, whose closure resolved a session-scoped client keeps that client after
     /// `Scope.session.reset()`. The pairs that count, the longer-lived one first:
     ///
-    /// - a singleton that resolves a `cached` or `graph` factory, or one of a custom scope of those kinds;
+    /// - a singleton that resolves a `cached` or `shared` factory, or one of a custom scope of those kinds (a session);
     /// - a `cached` instance (or one of a custom cached scope) that resolves a factory of another cached-kind scope,
-    ///   or a `graph` one: resetting the dependency's scope does not reset the holder's.
+    ///   or a `shared` one: resetting the dependency's scope does not reset the holder's;
+    /// - either, resolving a factory whose ``FactoryModifying/timeToLive(_:)`` is shorter than the holder's (or the
+    ///   holder has none), whatever its scope: the holder keeps the instance after it expires.
     ///
-    /// Through `unique` factories too: a singleton that makes a unique instance that resolves a session client
-    /// holds that client as well. A `unique` or `shared` dependency is never captive: a unique instance belongs to
-    /// whoever resolved it, and a shared one lives as long as anything holds it. Neither is a singleton dependency
-    /// of anything.
+    /// A dependency is captive when its life can end under the holder. Through `unique` factories too: a singleton
+    /// that makes a unique instance that resolves a session client holds that client as well. A `unique` or `graph`
+    /// dependency is never captive: its instance belongs to whoever resolved it (a graph instance, to one top-level
+    /// resolution), and a holder that keeps it is the one it was made for. Nor is a singleton one without a time to
+    /// live: it lives as long as the process. A `unique`, `graph` or `shared` holder keeps nothing captive: it does not
+    /// keep its own instance.
     ///
     /// While it is on, every resolution takes Forge's slower path, which finds the instances being made around it.
     /// ``verify(fileID:line:_:)-51hkk`` reports captive dependencies whatever this says.
@@ -103,7 +107,7 @@ enum CaptiveDependencies {
     /// factories that keep their instances, outermost first) were making, and reports the first (longest-lived) one
     /// that would keep it captive: the owner, and so the holder's instance, keeps what the property resolves.
     static func check(_ dependency: FactoryBox, throughLazyPropertyOfInstanceOf holders: [FactoryBox]) {
-        guard dependency.kind == .cached || dependency.kind == .graph,
+        guard canEndUnderAHolder(dependency),
             let holder = holders.firstIndex(where: { keeps($0, captive: dependency) })
         else { return }
         report(
@@ -120,7 +124,7 @@ enum CaptiveDependencies {
     /// The captive dependency that resolving `dependency` now would make, if any: the first (longest-lived) of the
     /// instances being made around it, on this thread and in this task, that would keep it.
     private static func problem(resolving dependency: FactoryBox) -> ResolutionError? {
-        guard dependency.kind == .cached || dependency.kind == .graph else { return nil }
+        guard canEndUnderAHolder(dependency) else { return nil }
         let task = TaskResolutionState.current
         guard ThreadResolutionState.depth > 0 || task != nil else { return nil }
         let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain
@@ -128,12 +132,24 @@ enum CaptiveDependencies {
         return ResolutionError.captiveDependency(Array(enclosing[holder...]) + [dependency], in: World.current)
     }
 
-    /// Whether an instance of `holder` that resolved `dependency` keeps it longer than `dependency`'s scope would.
+    /// Whether an instance of `dependency` can end while something still holds it: one a cached-kind or `shared`
+    /// scope keeps (a reset of its scope lets go of it), or one with a time to live. A unique or graph instance
+    /// belongs to whoever resolved it, and a singleton's lives as long as the process.
+    private static func canEndUnderAHolder(_ dependency: FactoryBox) -> Bool {
+        dependency.kind == .cached || dependency.kind == .shared || dependency.definition.timeToLive != nil
+    }
+
+    /// Whether an instance of `holder` that resolved `dependency` keeps it past the end of its life: the holder keeps
+    /// its instance (a singleton, or a cached-kind scope), and the dependency's can end while the holder's lives, by a
+    /// time to live shorter than the holder's, or by a reset of a scope other than the holder's.
     private static func keeps(_ holder: FactoryBox, captive dependency: FactoryBox) -> Bool {
-        switch holder.kind {
-        case .singleton: true
-        case .cached: dependency.kind == .graph || dependency.scope !== holder.scope
-        case .unique, .shared, .graph: false
+        guard holder.kind == .singleton || holder.kind == .cached else { return false }
+        if let ends = dependency.definition.timeToLive, ends < (holder.definition.timeToLive ?? .infinity) {
+            return true
+        }
+        switch dependency.kind {
+        case .cached, .shared: return holder.kind == .singleton || dependency.scope !== holder.scope
+        case .unique, .graph, .singleton: return false
         }
     }
 

@@ -106,6 +106,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         let dependency = chain[chain.count - 1]
         let steps = chain.map(\.declaration)
         let through = chain.count > 2 ? ", through the instances between them," : ""
+        let ends =
+            dependency.definition.timeToLive.map {
+                "after that instance expires (its time to live is \($0) seconds), or the \(dependency.scope) scope "
+                    + "lets go of it"
+            } ?? "after the \(dependency.scope) scope lets go of that instance (a reset, a logout)"
         let how =
             throughLazyProperty
             ? """
@@ -121,8 +126,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             world: world.description,
             description: """
                 Forge: captive dependency. \(holder.declaration), scope \(holder.scope), \(how), and keeps \
-                what it got\(through) for as long as it lives: after the \(dependency.scope) scope lets go of that \
-                instance (a reset, a logout), the \(holder.scope) one still holds the old one. In \(world.description):
+                what it got\(through) for as long as it lives: \(ends), the \(holder.scope) one still holds the old \
+                one. In \(world.description):
                     \(steps.joined(separator: "\n -> "))
                 Give \(holder.declaration) a scope no longer than \(dependency.scope), or resolve \
                 \(dependency.declaration) where its instance is used instead of keeping it, in a computed property or \

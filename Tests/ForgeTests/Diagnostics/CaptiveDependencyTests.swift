@@ -26,11 +26,11 @@ extension Container {
     /// Captive through a unique instance: the singleton holds the unique repository, which holds the client.
     fileprivate static let uniqueRepository = Factory { CaptiveRepository(sessionClient()) }
     fileprivate static let singletonThroughUnique = Factory(scope: .singleton) { Keeper([uniqueRepository()]) }
-    /// Not captive: unique, shared and singleton dependencies of a singleton.
-    fileprivate static let sharedClient = Factory(scope: .shared) { SessionClient() }
+    /// Not captive: unique, graph and singleton dependencies of a singleton.
+    fileprivate static let graphClient = Factory(scope: .graph) { SessionClient() }
     fileprivate static let singletonClient = Factory(scope: .singleton) { SessionClient() }
     fileprivate static let wellScopedSingleton = Factory(scope: .singleton) {
-        Keeper([SessionClient(), sharedClient(), singletonClient()])
+        Keeper([SessionClient(), graphClient(), singletonClient()])
     }
     fileprivate static let uniqueClient = Factory { SessionClient() }
     fileprivate static let singletonOfUnique = Factory(scope: .singleton) { Keeper([uniqueClient()]) }
@@ -97,7 +97,7 @@ extension Container {
         #expect(throughUnique.problems.first?.factory.hasPrefix("Factory<SessionClient>") == true)
     }
 
-    @Test("A singleton's unique, shared and singleton dependencies, and a scope's own, are not captive")
+    @Test("A singleton's unique, graph and singleton dependencies, and a scope's own, are not captive")
     func notCaptive() {
         let report = Container.Diagnostics.verify {
             _ = Container.wellScopedSingleton()
@@ -132,6 +132,58 @@ extension Container {
             let before = Container.Scope.captiveSession.isEmpty
             _ = Container.Diagnostics.verify { _ = Container.sessionRepository() }
             #expect(Container.Scope.captiveSession.isEmpty == before)
+        }
+    }
+
+    /// The scopes the grid pairs, as holder and as dependency: each kind, a custom cached one, and a time to live.
+    fileprivate enum GridScope: String, CaseIterable, Sendable {
+        case unique, graph, shared, cached, session, singleton, cachedWithTimeToLive, singletonWithTimeToLive
+
+        /// A factory of this scope whose closure resolves `dependency`, if any.
+        func factory(resolving dependency: Factory<Keeper>?) -> Factory<Keeper> {
+            let make: @Sendable () -> Keeper = { Keeper(dependency.map { [$0()] } ?? []) }
+            switch self {
+            case .unique: return Factory(factory: make)
+            case .graph: return Factory(scope: .graph, factory: make)
+            case .shared: return Factory(scope: .shared, factory: make)
+            case .cached: return Factory(scope: .cached, factory: make)
+            case .session: return Factory(scope: .captiveSession, factory: make)
+            case .singleton: return Factory(scope: .singleton, factory: make)
+            case .cachedWithTimeToLive: return Factory(scope: .cached, factory: make).timeToLive(60)
+            case .singletonWithTimeToLive: return Factory(scope: .singleton, factory: make).timeToLive(60)
+            }
+        }
+    }
+
+    /// The rule, written out pair by pair: a dependency is captive when its life can end under a holder that keeps
+    /// its own instance. By a reset of a scope other than the holder's (a cached-kind or shared one), or by a time to
+    /// live shorter than the holder's. A graph or unique dependency belongs to the resolution it was made for.
+    private static let captive: [GridScope: Set<GridScope>] = [
+        .unique: [], .graph: [], .shared: [],
+        .cached: [.shared, .session, .cachedWithTimeToLive, .singletonWithTimeToLive],
+        .session: [.shared, .cached, .cachedWithTimeToLive, .singletonWithTimeToLive],
+        .singleton: [.shared, .cached, .session, .cachedWithTimeToLive, .singletonWithTimeToLive],
+        .cachedWithTimeToLive: [.shared, .session],
+        .singletonWithTimeToLive: [.shared, .cached, .session, .cachedWithTimeToLive],
+    ]
+
+    @Test(
+        "Every pair of scopes: captive exactly when the dependency's life can end under its holder",
+        arguments: GridScope.allCases)
+    fileprivate func everyPairOfScopes(holder: GridScope) {
+        for dependency in GridScope.allCases {
+            let holding = holder.factory(resolving: dependency.factory(resolving: nil))
+            let report = Container.Diagnostics.verify { _ = holding() }
+            let expected = Self.captive[holder]!.contains(dependency)
+            #expect(
+                report.problems.map(\.kind) == (expected ? [.captiveDependency] : []),
+                "holder \(holder), dependency \(dependency): \(report)")
+            if expected && dependency == .singletonWithTimeToLive {
+                // A singleton's instance ends only when it expires: the message says so.
+                #expect(
+                    report.problems.first?.description.contains("that instance expires (its time to live is 60") == true
+                )
+            }
         }
     }
 }

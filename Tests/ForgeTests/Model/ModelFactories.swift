@@ -166,7 +166,8 @@ struct ModelFactory: Sendable {
         ModelFactory("ttl", .cached, factory: Container.mTimed, dispose: true, timeToLive: 10),
         ModelFactory("p", .cached, factory: Container.mPromised, dispose: true, promised: true),
         ModelFactory("pt", .unique, factory: Container.mPromisedOnTest, promised: true, contexts: [.test]),
-        ModelFactory("holder", .cached, dependencies: [3], factory: Container.mHoldsShared, dispose: true),
+        // Unique: a cached holder of a shared instance is a captive pair (a reset of the shared scope ends its life).
+        ModelFactory("holder", .unique, dependencies: [3], factory: Container.mHoldsShared),
         ModelFactory("app", .singleton, factory: Container.mBaselined, dispose: true, baseline: "app"),
         ModelFactory(parameterized: "param", .first, factory: Container.mParameter),
         ModelFactory(parameterized: "paramPer", .perValue, factory: Container.mParameterPerValue),
@@ -236,7 +237,7 @@ extension Container {
         .onDispose { Recorder.dispose($0) }
     static let mPromised = Factory<ModelInstance>.promised(scope: .cached).onDispose { Recorder.dispose($0) }
     static let mPromisedOnTest = Factory<ModelInstance>.promised().onTest { Recorder.make(11, "onTest") }
-    static let mHoldsShared = Factory(scope: .cached) { Recorder.make(12, "own") }.onDispose { Recorder.dispose($0) }
+    static let mHoldsShared = Factory { Recorder.make(12, "own") }
     /// Registered with maker "app" in `registerAllServices()` (AutoRegisteringTests.swift).
     static let mBaselined = Factory(scope: .singleton) { Recorder.make(13, "own") }.onDispose { Recorder.dispose($0) }
     static let mParameter = ParameterFactory<Int, ModelInstance>(scope: .cached) {

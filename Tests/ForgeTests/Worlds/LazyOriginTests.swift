@@ -20,7 +20,7 @@ extension Container {
     fileprivate static let lazySession = Factory(scope: .cached) { Store("session") }.liveInTests
     fileprivate static let lazyHolder = Factory(scope: .singleton) { SessionUser() }.liveInTests
     fileprivate static let lazyUniqueHolder = Factory { SessionUser() }.liveInTests
-    fileprivate static let lazyGraphStore = Factory(scope: .graph) { Store("graph") }.liveInTests
+    fileprivate static let lazySharedStore = Factory(scope: .shared) { Store("shared") }.liveInTests
     fileprivate static let lazyCachedHolder = Factory(scope: .cached) { CachedUser() }.liveInTests
     fileprivate static let lateStore = Factory(scope: .singleton) { () -> Store in
         lateStoresMade.increment()
@@ -42,9 +42,9 @@ private final class SessionUser: @unchecked Sendable {
     @LazyInjected(Container.lazySession) var session
 }
 
-/// The other lazy forms, in a cached instance: a graph dependency is captive there, a cached one is not.
+/// The other lazy forms, in a cached instance: a shared dependency is captive there, a cached one is not.
 private final class CachedUser: Sendable {
-    let graph = LazyDependency(Container.lazyGraphStore)
+    let shared = LazyDependency(Container.lazySharedStore)
     let sameScope = LazyDependency(Container.lazySession)
 }
 
@@ -97,12 +97,12 @@ private final class CachedUser: Sendable {
     }
 
     @Test(
-        "A cached maker keeps a graph dependency of its owner's LazyDependency captive, and a cached one not",
+        "A cached maker keeps a shared dependency of its owner's LazyDependency captive, and a cached one not",
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
-    func aCachedMakerKeepsItsGraphDependencyCaptive() async {
+    func aCachedMakerKeepsItsSharedDependencyCaptive() async {
         let (_, problems) = await collectingProblems {
             let user = Container.lazyCachedHolder()
-            #expect(user.graph.value.name == "graph")
+            #expect(user.shared.value.name == "shared")
             #expect(user.sameScope.value.name == "session")
         }
         #expect(problems.map(\.kind) == [.captiveDependency])
