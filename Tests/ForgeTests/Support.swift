@@ -232,6 +232,7 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
         let first = FirstOutcome(continuation)
         let deadline = Task.detached {
             // The deadline, not a wait for the operation: cancelled, it ends early, once the operation has returned.
+            // No event can replace it: a deadline is a length of time, the one that passes when no event came.
             try? await Task.sleep(for: .seconds(seconds))
             first.resume(returning: nil)
         }
