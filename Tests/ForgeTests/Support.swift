@@ -316,11 +316,13 @@ final class CollectedIssues: Sendable {
     }
 
     private let collected = Locked<[Collected]>([])
+    /// The running test when the collection was made: the one whose task tree ``Collected/onTheTestsTask`` means.
+    private let test = Test.current?.id
 
     /// What the internal forms of ForgeTesting's entry points take in place of Swift Testing's `Issue.record`.
     var record: @Sendable (TestIssue) -> Void {
-        { [collected] issue in
-            let onTheTestsTask = Test.current != nil
+        { [collected, test] issue in
+            let onTheTestsTask = test != nil && Test.current?.id == test
             collected.mutate {
                 $0.append(
                     Collected(
