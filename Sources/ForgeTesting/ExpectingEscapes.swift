@@ -34,9 +34,7 @@ extension SharedContainer.Registrations {
     public static func expectingEscapes<R>(
         sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
     ) rethrows -> R {
-        let (result, escapes) = try absorbingEscapes(body)
-        checkSome(escapes, sourceLocation: sourceLocation)
-        return result
+        try expectingEscapes(sourceLocation: sourceLocation, recording: recordOfTheRunningTest, body)
     }
 
     /// Runs the async `body`, in which the test means work to escape its world: an escaped resolution that bypasses
@@ -45,13 +43,35 @@ extension SharedContainer.Registrations {
         sourceLocation: SourceLocation = #_sourceLocation, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async rethrows -> R {
-        let (result, escapes) = try await absorbingEscapes(isolation: isolation, body)
-        checkSome(escapes, sourceLocation: sourceLocation)
+        try await expectingEscapes(
+            sourceLocation: sourceLocation, recording: recordOfTheRunningTest, isolation: isolation, body)
+    }
+
+    /// Runs `body` as the public form does, with `record` recording the issue when no escape happened: an issue of
+    /// the running test there, a collector in ForgeTesting's own tests.
+    static func expectingEscapes<R>(
+        sourceLocation: SourceLocation = #_sourceLocation, recording record: (TestIssue) -> Void, _ body: () throws -> R
+    ) rethrows -> R {
+        let (result, escapes) = try absorbingEscapes(body)
+        if let issue = missedExpectation(escapes, at: sourceLocation) { record(issue) }
         return result
     }
 
-    /// Records an issue of the running test unless `escapes` has one.
-    private static func checkSome(_ escapes: [ResolutionError]?, sourceLocation: SourceLocation) {
+    /// Runs the async `body` as the public form does, with `record` recording the issue when no escape happened.
+    static func expectingEscapes<R>(
+        sourceLocation: SourceLocation = #_sourceLocation, recording record: (TestIssue) -> Void,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> R {
+        let (result, escapes) = try await absorbingEscapes(isolation: isolation, body)
+        if let issue = missedExpectation(escapes, at: sourceLocation) { record(issue) }
+        return result
+    }
+
+    /// The issue of an expectation that `escapes` did not meet: none when it has one, and when there was no test's
+    /// world to bypass (`nil`) or no escape bypassed it, a message that says so and what to do.
+    private static func missedExpectation(_ escapes: [ResolutionError]?, at sourceLocation: SourceLocation)
+        -> TestIssue?
+    {
         let message: String
         switch escapes {
         case nil:
@@ -67,12 +87,13 @@ extension SharedContainer.Registrations {
                 expectingEscapes.
                 """
         default:
-            return
+            return nil
         }
-        if Test.current != nil {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        } else {
-            XCTFail(message)
-        }
+        return TestIssue(comment: message, severity: .error, sourceLocation: sourceLocation)
+    }
+
+    /// Records `issue` as an issue of the running test: a Swift Testing test's, or else an XCTest test's failure.
+    private static func recordOfTheRunningTest(_ issue: TestIssue) {
+        if Test.current != nil { TestIssue.record(issue) } else { XCTFail(issue.comment) }
     }
 }

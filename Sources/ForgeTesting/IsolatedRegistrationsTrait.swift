@@ -96,16 +96,25 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        try await provideScope(for: test, testCase: testCase, recording: TestIssue.record, performing: function)
+    }
+
+    /// Runs `function` as the public form does, with `record` recording each issue of the test: Swift Testing's
+    /// `Issue.record` there, a collector in ForgeTesting's own tests.
+    func provideScope(
+        for test: Test, testCase: Test.Case?, recording record: @escaping @Sendable (TestIssue) -> Void,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         Self.tellForgeWhatATestIs()
         let location = test.sourceLocation
         // At the test's line: the issue is the test's, wherever in Forge it was met.
         let reportProblem: @Sendable (ResolutionError) -> Void = {
-            Issue.record(Comment(rawValue: $0.description), sourceLocation: location)
+            record(TestIssue(comment: $0.description, severity: .error, sourceLocation: location))
         }
         // An escape that no test can be shown to have started fails none: one of the tests whose world it bypassed
         // records it as a warning, which names them all.
         let reportForTheRun: @Sendable (ResolutionError) -> Void = {
-            Issue.record(Comment(rawValue: $0.description), severity: .warning, sourceLocation: location)
+            record(TestIssue(comment: $0.description, severity: .warning, sourceLocation: location))
         }
         try await Container.Registrations.isolated(
             named: "test \(test.name)", fileID: location.fileID, line: location.line,

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @_spi(ForgeTesting) @testable import Forge
+@testable import ForgeTesting
 
 /// Counts how many times something happened, from any thread.
 final class Counter: Sendable {
@@ -231,6 +232,7 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
         let first = FirstOutcome(continuation)
         let deadline = Task.detached {
             // The deadline, not a wait for the operation: cancelled, it ends early, once the operation has returned.
+            // No event can replace it: a deadline is a length of time, the one that passes when no event came.
             try? await Task.sleep(for: .seconds(seconds))
             first.resume(returning: nil)
         }
@@ -296,6 +298,57 @@ func collectingProblems<R>(
     }
     if let (mailbox, token) = expectation.value { problems.mutate { $0 += mailbox.endExpecting(token) } }
     return (result, problems.value)
+}
+
+/// The issues ForgeTesting would record of the running test, collected instead of recorded: a test of ForgeTesting
+/// checks what they say, how severe they are, where they point and when they were recorded, and passes.
+final class CollectedIssues: Sendable {
+    /// One issue, as ForgeTesting would have recorded it.
+    struct Collected: Sendable, CustomStringConvertible {
+        let comment: String
+        let severity: Issue.Severity
+        let sourceLocation: SourceLocation
+        /// Whether it was recorded on the test's own task tree (where `Test.current` is the test), which is where
+        /// Swift Testing sees it at once: `withKnownIssue` around the code that met it would match it.
+        let onTheTestsTask: Bool
+
+        var description: String { "\(severity) at \(sourceLocation), on the test's task \(onTheTestsTask): \(comment)" }
+    }
+
+    private let collected = Locked<[Collected]>([])
+    /// The running test when the collection was made: the one whose task tree ``Collected/onTheTestsTask`` means.
+    private let test = Test.current?.id
+
+    /// What the internal forms of ForgeTesting's entry points take in place of Swift Testing's `Issue.record`.
+    var record: @Sendable (TestIssue) -> Void {
+        { [collected, test] issue in
+            let onTheTestsTask = test != nil && Test.current?.id == test
+            collected.mutate {
+                $0.append(
+                    Collected(
+                        comment: issue.comment, severity: issue.severity, sourceLocation: issue.sourceLocation,
+                        onTheTestsTask: onTheTestsTask))
+            }
+        }
+    }
+
+    /// What was recorded so far, in the order it was.
+    var all: [Collected] { collected.value }
+}
+
+/// Runs `body` in `trait`'s scope for the running test, as Swift Testing runs a test under the trait, with the issues
+/// the trait records of the test collected instead of recorded; returns them, once the scope has ended. `body` gets
+/// the collection, to check what was recorded while it runs.
+func collectingIssues(
+    of trait: IsolatedRegistrationsTrait, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @Sendable (CollectedIssues) async throws -> Void
+) async throws -> [CollectedIssues.Collected] {
+    let test = try #require(Test.current, "a test's trait runs in a test", sourceLocation: sourceLocation)
+    let issues = CollectedIssues()
+    try await trait.provideScope(for: test, testCase: Test.Case.current, recording: issues.record) {
+        try await body(issues)
+    }
+    return issues.all
 }
 
 /// Marks a test's own task tree, in tests that call a test framework's entry points themselves: a handler that reads

@@ -26,7 +26,9 @@ extension Container {
     }
     .afterMake {
         // Slow on purpose, not a wait for an event: a window in which a caller handed the instance before the hook
-        // returned would see it unwired (callers that found no instance wait for the hook too).
+        // returned would see it unwired (callers that found no instance wait for the hook too). No event can replace
+        // it: the one to wait for, a caller getting the instance, comes only after the hook when Forge is right, and
+        // Forge has none for "a caller now waits for the creation".
         usleep(20_000)
         contendedHooks.increment()
         $0.wire()
@@ -46,7 +48,8 @@ extension Container {
     fileprivate static let wiredAsync = AsyncFactory(scope: .singleton) { Wired() }
         .afterMake { instance in
             // Slow on purpose, not a wait for an event: a creation that did not await the hook would hand out the
-            // instance unwired.
+            // instance unwired. No event can replace it: the one to wait for, a caller getting the instance, comes
+            // only after the hook when Forge is right.
             try? await Task.sleep(nanoseconds: 1_000_000)
             instance.wire()
         }

@@ -398,7 +398,8 @@ extension Container {
     @Test("Two tasks that each start one of two factories that await each other stop with the cycle")
     func aCycleAcrossTwoTasks() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            // A watchdog, not a timing: if the cycle were missed, both would await forever and this exits 0.
+            // A watchdog, not a timing: if the cycle were missed, both would await forever and this exits 0. No event
+            // can replace it: what it watches for is the absence of one, the stop.
             Thread.detachNewThread {
                 Thread.sleep(forTimeInterval: 20)
                 exit(0)

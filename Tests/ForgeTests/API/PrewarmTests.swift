@@ -35,6 +35,8 @@ extension Container {
     }
     fileprivate static let asyncSlow = AsyncFactory(scope: .cached) { () async -> Warmed in
         // Slow on purpose, not a wait for an event: a prewarm that did not await the creation would return before it.
+        // No event can replace it: the one to wait for, the prewarm returning, comes after this closure when Forge is
+        // right.
         try? await Task.sleep(nanoseconds: 1_000_000)
         return Warmed(asyncMade.increment())
     }

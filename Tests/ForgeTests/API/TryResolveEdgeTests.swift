@@ -58,9 +58,11 @@ extension Container {
 }
 
 @Suite struct TryResolveEdgeTests {
-    /// Whether `issue` is the captive dependency of `Factory<Keeper>` that the trait tests below expect.
-    static func isKeeperCaptive(_ issue: Issue) -> Bool {
-        issue.comments.map(\.rawValue).joined().contains("captive dependency. Factory<Keeper>")
+    /// Whether `issues` is the captive dependency of `Keeper` alone, an error at the test's line, recorded once.
+    static func areKeeperCaptive(_ issues: [CollectedIssues.Collected]) throws -> Bool {
+        let test = try #require(Test.current)
+        return issues.count == 1 && issues[0].comment.contains("captive dependency. Factory<Keeper>")
+            && issues[0].severity == .error && issues[0].sourceLocation == test.sourceLocation
     }
 
     @Test("A verify abandoned inside the decorator leaves the calling thread's resolutions decorated")
@@ -120,27 +122,25 @@ extension Container {
     }
 
     @Test(
-        "Under the trait, a captive dependency met beneath tryResolve() fails the test that called it",
-        .isolatedRegistrations(.strict),
+        "Under the trait, a captive dependency met beneath tryResolve() fails the test that called it, at once",
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
-    func captiveBeneathTryResolveIsTheTestsIssue() throws {
-        try withKnownIssue("Expected: this test checks that the trait records the captive dependency as its issue") {
+    func captiveBeneathTryResolveIsTheTestsIssue() async throws {
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
             _ = try Container.tcRepository.tryResolve()
-        } matching: { issue in
-            Self.isKeeperCaptive(issue)
+            #expect(issues.all.map(\.onTheTestsTask) == [true], "recorded at once, on the test's task: \(issues.all)")
         }
+        #expect(try Self.areKeeperCaptive(issues), "\(issues)")
     }
 
     @Test(
-        "Under the trait, a captive dependency met by prewarm fails the test that awaited it",
-        .isolatedRegistrations(.strict),
+        "Under the trait, a captive dependency met by prewarm fails the test that awaited it, by the time it returns",
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
-    func captiveMetByPrewarmIsTheTestsIssue() async {
-        await withKnownIssue("Expected: this test checks that the trait records the captive dependency as its issue") {
+    func captiveMetByPrewarmIsTheTestsIssue() async throws {
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
             await Container.prewarm(Container.tcRepository)
-        } matching: { issue in
-            Self.isKeeperCaptive(issue)
+            #expect(issues.all.map(\.onTheTestsTask) == [true], "recorded on the test's task tree: \(issues.all)")
         }
+        #expect(try Self.areKeeperCaptive(issues), "\(issues)")
     }
 
     @Test("A kept instance is returned on the calling thread, decorated there, whatever the debug build checks")

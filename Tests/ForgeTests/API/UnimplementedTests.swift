@@ -87,19 +87,16 @@ extension Container {
     @Test("Under the trait, a call from a queue the world was carried to is an issue of the test, at its line")
     func underTheTraitItIsAnIssueOfTheTest() async throws {
         let test = try #require(Test.current)
-        try await withKnownIssue("Expected: this test checks that the trait records an unimplemented call as its issue")
-        {
-            try await IsolatedRegistrationsTrait.isolatedRegistrations(.strict).provideScope(
-                for: test, testCase: Test.Case.current
-            ) {
-                let registrations = Container.Registrations.capture()
-                #expect(onAQueue { registrations.run { Container.movies().fetch() } } == [])
-            }
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("Forge: unimplemented: MovieClient.fetch was called")
-                && issue.sourceLocation == test.sourceLocation
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
+            let registrations = Container.Registrations.capture()
+            #expect(onAQueue { registrations.run { Container.movies().fetch() } } == [])
+            #expect(issues.all.isEmpty, "met on the queue, it waits for the body to return: \(issues.all)")
         }
+        try #require(issues.count == 1, "\(issues)")
+        #expect(issues[0].comment.contains("Forge: unimplemented: MovieClient.fetch was called"))
+        #expect(issues[0].severity == .error)
+        #expect(issues[0].sourceLocation == test.sourceLocation)
+        #expect(issues[0].onTheTestsTask, "recorded on the test's task, when its body returned")
     }
 
     @Test("Outside a test's world, a call is a warning in every build, once per stand-in, and returns the placeholder")

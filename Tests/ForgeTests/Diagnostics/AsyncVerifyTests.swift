@@ -153,7 +153,8 @@ private let afterVerify = DispatchSemaphore(value: 0)
             }
             precondition(report.problems.isEmpty, "\(report)")
             afterVerify.signal()
-            // Not a wait for time: the task stops the process first; else the child exits 0, which fails the test.
+            // Not a wait for time but the deadline of one: the task stops the process first; else the child exits 0,
+            // which fails the test. No event can replace it: the event is the process ending, which no code in it sees.
             try? await Task.sleep(for: .seconds(60))
         }
         let text = standardError(result)

@@ -103,20 +103,17 @@ private final class LazyUser: @unchecked Sendable {
     func underTheTraitItIsAnIssueOfTheTest() async throws {
         let test = try #require(Test.current)
         let outside = await Task.detached { LazyTraitUser() }.value
-        try await IsolatedRegistrationsTrait.isolatedRegistrations(.strict).provideScope(
-            for: test, testCase: Test.Case.current
-        ) {
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
             Container.escapeTrait.register { Endpoint("mock") }
-            // Recorded inside withKnownIssue's body: on the test's own task, at once, not when the test returns.
-            withKnownIssue("Expected: this test checks that the trait records a lazy read's escape as its issue") {
-                #expect(outside.service.name == "live")
-            } matching: { issue in
-                let text = issue.comments.map(\.rawValue).joined()
-                return text.contains("Forge: escaped resolution. A lazy property")
-                    && text.contains("the isolated world \"test underTheTraitItIsAnIssueOfTheTest()\"")
-                    && issue.sourceLocation == test.sourceLocation
-            }
+            #expect(outside.service.name == "live")
+            // Recorded already, on the test's own task: at once, not when the test returns.
+            #expect(issues.all.map(\.onTheTestsTask) == [true], "\(issues.all)")
         }
+        try #require(issues.count == 1, "\(issues)")
+        #expect(issues[0].comment.contains("Forge: escaped resolution. A lazy property"))
+        #expect(issues[0].comment.contains("the isolated world \"test underTheTraitItIsAnIssueOfTheTest()\""))
+        #expect(issues[0].severity == .error)
+        #expect(issues[0].sourceLocation == test.sourceLocation)
     }
 
     @Test("A test's own use of the process's world is deliberate: no escape while an isolated world overrides it")

@@ -1,8 +1,9 @@
 // A test that means to escape its world says so: the escape is absorbed, and the test fails if none happens.
 import Dispatch
 @_spi(ForgeTesting) import Forge
-import ForgeTesting
 import Testing
+
+@testable import ForgeTesting
 
 private final class Feed: Sendable {
     let name: String
@@ -48,26 +49,31 @@ extension Container {
     }
 
     @Test("No escape during the body is an issue of the test, at the call")
-    func noEscapeIsAnIssue() async {
+    func noEscapeIsAnIssue() throws {
         Container.unescapedFeed.register { Feed("mock") }
-        let line = #line + 2
-        withKnownIssue("Expected: this test checks that an expectation that met no escape fails the test") {
-            Container.Registrations.expectingEscapes { _ = Container.unescapedFeed() }  // in the test's world
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("no escaped resolution bypassed the test's world")
-                && issue.sourceLocation?.line == line
-        }
+        let issues = CollectedIssues()
+        let line = #line + 1
+        Container.Registrations.expectingEscapes(recording: issues.record) { _ = Container.unescapedFeed() }
+        try #require(issues.all.count == 1, "\(issues.all)")
+        let issue = issues.all[0]
+        #expect(issue.comment.contains("no escaped resolution bypassed the test's world"), "\(issue)")
+        #expect(issue.comment.contains("wait for the work in the body, or remove expectingEscapes"))
+        #expect(issue.severity == .error)
+        #expect(issue.sourceLocation.fileID == #fileID && issue.sourceLocation.line == line, "at the call")
     }
 }
 
 @Suite struct ExpectingEscapesOutsideATestsWorldTests {
     @Test("Outside a test's world it is an issue: no test's world can be bypassed")
-    func outsideATestsWorld() {
-        withKnownIssue("Expected: this test checks the message of expectingEscapes outside a test's world") {
-            Container.Registrations.expectingEscapes {}
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains("ran outside a test's world")
-        }
+    func outsideATestsWorld() async throws {
+        let issues = CollectedIssues()
+        let line = #line + 1
+        await Container.Registrations.expectingEscapes(recording: issues.record) { () async in }  // the async form
+        try #require(issues.all.count == 1, "\(issues.all)")
+        let issue = issues.all[0]
+        #expect(issue.comment.contains("ran outside a test's world"), "\(issue)")
+        #expect(issue.comment.contains("Run it in such a test"))
+        #expect(issue.severity == .error)
+        #expect(issue.sourceLocation.fileID == #fileID && issue.sourceLocation.line == line, "at the call")
     }
 }

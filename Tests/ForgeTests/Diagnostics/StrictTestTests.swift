@@ -309,21 +309,19 @@ extension Container {
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test("Under the strict trait, a forgotten override is an issue of the test, at the test's line")
+    @Test("Under the strict trait, a forgotten override is an issue of the test, at the test's line, recorded at once")
     func underTheStrictTraitItIsAnIssue() async throws {
         let test = try #require(Test.current)
-        try await withKnownIssue("Expected: this test checks that the strict trait records a live closure") {
-            try await IsolatedRegistrationsTrait.isolatedRegistrations(.strict).provideScope(
-                for: test, testCase: Test.Case.current
-            ) {
-                #expect(Container.strictTrait().name == "live")
-            }
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("Forge: live closure in a strict test. Factory<LiveService>")
-                && text.contains("the isolated world \"test underTheStrictTraitItIsAnIssue()\"")
-                && issue.sourceLocation == test.sourceLocation
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
+            #expect(Container.strictTrait().name == "live")
+            // Recorded already, on the test's own task: at once, not when the test returns.
+            #expect(issues.all.map(\.onTheTestsTask) == [true], "\(issues.all)")
         }
+        try #require(issues.count == 1, "\(issues)")
+        #expect(issues[0].comment.contains("Forge: live closure in a strict test. Factory<LiveService>"))
+        #expect(issues[0].comment.contains("the isolated world \"test underTheStrictTraitItIsAnIssue()\""))
+        #expect(issues[0].severity == .error)
+        #expect(issues[0].sourceLocation == test.sourceLocation)
     }
 
     @Test("The strict trait's registrations are the test's")

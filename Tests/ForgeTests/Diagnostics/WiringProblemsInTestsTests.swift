@@ -25,18 +25,18 @@ extension Container {
 @Suite struct WiringProblemsInTestsTests {
     @Test(
         "Under the trait, a captive dependency is an issue of the test, with Forge's message naming the test",
-        .isolatedRegistrations(.strict),
         .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
-    func aCaptiveDependencyIsAnIssue() {
-        let test = Test.current?.sourceLocation
-        withKnownIssue("Expected: this test checks that the trait records the captive dependency as its issue") {
+    func aCaptiveDependencyIsAnIssue() async throws {
+        let test = try #require(Test.current)
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
             _ = Container.traitRepository()
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("Forge: captive dependency. Factory<TraitRepository>")
-                && text.contains("the isolated world \"test aCaptiveDependencyIsAnIssue()\"")
-                && issue.sourceLocation == test  // at the test's line, not in ForgeTesting
+            #expect(issues.all.map(\.onTheTestsTask) == [true], "recorded at once, on the test's task: \(issues.all)")
         }
+        try #require(issues.count == 1, "\(issues)")
+        #expect(issues[0].comment.contains("Forge: captive dependency. Factory<TraitRepository>"))
+        #expect(issues[0].comment.contains("the isolated world \"test aCaptiveDependencyIsAnIssue()\""))
+        #expect(issues[0].severity == .error)
+        #expect(issues[0].sourceLocation == test.sourceLocation)  // at the test's line, not in ForgeTesting
     }
 
     @Test("A cycle that stops the process names the test's world, with detection on")
