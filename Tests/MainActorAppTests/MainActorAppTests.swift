@@ -27,19 +27,25 @@ extension Container {
 nonisolated func currentThread() -> ObjectIdentifier { ObjectIdentifier(Thread.current) }
 
 /// Whether its caller runs on the main actor: it runs where its caller does (NonisolatedNonsendingByDefault).
-nonisolated func runsOnTheMainActor() async -> Bool { #isolation === MainActor.shared }
+nonisolated func runsOnTheMainActor() async -> Bool {
+    // Read into a constant first: compared in one expression, `#isolation` crashes Swift 6.3.1's optimizer.
+    let isolation = #isolation
+    return isolation === MainActor.shared
+}
 
 /// Where a factory resolved in a nonisolated async function runs its closure: the function's actor (its caller's,
 /// under NonisolatedNonsendingByDefault), and whether the closure ran on the function's own thread.
 nonisolated func resolveInANonisolatedAsyncFunction() async -> (onTheMainActor: Bool, onTheCallersThread: Bool) {
     let here = currentThread()
-    return (#isolation === MainActor.shared, Container.threadOfTheClosure() == here)
+    let isolation = #isolation
+    return (isolation === MainActor.shared, Container.threadOfTheClosure() == here)
 }
 
 /// The same, from a `@concurrent` function: on the concurrent pool, whoever calls it.
 @concurrent func resolveInAConcurrentFunction() async -> (onTheMainActor: Bool, onTheCallersThread: Bool) {
     let here = currentThread()
-    return (#isolation === MainActor.shared, Container.threadOfTheClosure() == here)
+    let isolation = #isolation
+    return (isolation === MainActor.shared, Container.threadOfTheClosure() == here)
 }
 
 @Suite(.isolatedRegistrations(.strict)) struct MainActorAppTests {
