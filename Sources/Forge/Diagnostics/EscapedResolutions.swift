@@ -111,7 +111,8 @@ enum EscapedResolutions {
     /// On whose behalf code runs in the process's world, when Forge itself moved it there.
     enum Context: Sendable {
         /// A test's own task tree, which uses the process's world on purpose: carried onto a thread Forge starts for
-        /// it (`prewarm`).
+        /// it (`prewarm`), or wherever a process's world captured there runs
+        /// (``SharedContainer/Registrations/capture(fileID:line:)``).
         case deliberate
         /// A lazy property, whose owner was made outside the isolated world `reader`, read in `reader`: the
         /// resolution and everything beneath it are escapes from `reader` alone.
@@ -127,6 +128,13 @@ enum EscapedResolutions {
         guard World.isolatedWorldsExist else { return nil }
         if let context { return context }
         return isInATestsTaskTree() == true ? .deliberate : nil
+    }
+
+    /// Whether the calling code uses the process's world on purpose, wherever isolated worlds exist or not: it was
+    /// carried from a test's own task tree (``Context/deliberate``), or runs there. For a captured process's world.
+    static func isDeliberateUse() -> Bool {
+        if case .deliberate? = context { return true }
+        return isInATestsTaskTree() == true
     }
 
     /// Whether the calling code belongs to a test's own task tree, as ForgeTesting tells; `nil` when nothing tells.
@@ -164,7 +172,7 @@ enum EscapedResolutions {
 
     /// The factories whose closures are making what resolves now, outermost first, where Forge records them (with
     /// cycle detection on, or captive dependencies looked for: both are, in debug builds).
-    private static func chain() -> [String] {
+    static func chain() -> [String] {
         let task = TaskResolutionState.current
         guard ThreadResolutionState.depth > 0 || task != nil else { return [] }
         let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain

@@ -133,7 +133,9 @@ extension World {
     /// registrations in force in the current world, even the process's, rather than from its baseline. With
     /// `watchingForEscapes` (for `Registrations.isolated`), resolutions in the process's world that bypass its
     /// overrides are escapes (``EscapedResolutions``) until ``stopWatching()``. It is `strict` (a factory's live
-    /// closure run in it is a problem), or as strict as the current world when `strict` is `nil`.
+    /// closure run in it is a problem), or as strict as the current world when `strict` is `nil`; a strict world with a
+    /// `mailbox` of its own is a strict test's, which escaped work's live closures are reported to
+    /// (``EscapedLiveClosures``).
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
         mailbox: ProblemMailbox? = nil, fromRegistrationsInForce: Bool = false,
@@ -149,6 +151,6 @@ extension World {
             isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
             mailbox: mailbox ?? enclosing.mailbox, watchingForEscapes: watchingForEscapes,
-            strict: strict ?? enclosing.isStrict)
+            strict: strict ?? enclosing.isStrict, strictTest: mailbox != nil)
     }
 }
