@@ -15,7 +15,9 @@
 ///    - an escape met off every test's task tree cannot be shown to be any one test's, though live tests override
 ///      what it resolved: it fails none of them. The first of those candidates whose body returns records it as a
 ///      warning that names them all (ForgeTesting: an issue of severity `.warning`, which fails nothing); where no
-///      candidate is a test's, it is a warning on standard error.
+///      candidate is a test's, it is a warning on standard error. A live closure that such work runs in the
+///      process's world while strict tests run, of a factory none overrides, goes the same way, with the strict
+///      tests running as its candidates (``EscapedLiveClosures``).
 /// 5. Once: per problem and test, and per problem for the run where no test is told (warnings, escapes no test can
 ///    be shown to have started).
 ///

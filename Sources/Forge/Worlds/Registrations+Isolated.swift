@@ -67,7 +67,9 @@ extension SharedContainer.Registrations {
     ///
     /// An escape that work off every test's task tree made, bypassing this world among others, fails no test: if this
     /// test's body is the first of theirs to return, it goes to `forTheRun`, on the body's task, to be recorded as a
-    /// warning that fails nothing; without `forTheRun`, it is a warning on standard error.
+    /// warning that fails nothing; without `forTheRun`, it is a warning on standard error. While a `strict` world's
+    /// body runs, a live closure that such work runs in the process's world, of a factory no world overrides, is
+    /// such an escape, of every strict test running.
     ///
     /// A `strict` world (`true`) also hands `problems` every factory whose live closure runs in it, once per factory:
     /// its own closure, a context's other than `onTest`, or the app's baseline registration, unless it is marked
