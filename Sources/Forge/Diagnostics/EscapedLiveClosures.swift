@@ -7,8 +7,9 @@
 /// recorded as a warning by the first of the strict tests running whose body returns, naming them all.
 ///
 /// Deliberate uses of the process's world are not reported: a resolution on a test's own task tree (a Swift Testing
-/// test without the trait, as ForgeTesting tells), work that Forge or a captured world carries from one
-/// (``EscapedResolutions/Context/deliberate``), and a lazy property read in a test, which is that test's.
+/// test without the trait, as ForgeTesting tells), and work that Forge or a captured world carries from one
+/// (``EscapedResolutions/Context/deliberate``). Nor is a lazy property read in a test (its owner made outside the
+/// test): that runs on the reader's own task tree, and is no escaped work.
 enum EscapedLiveClosures {
     /// Checks the run of a closure of `box` about to be made, with `registration` the one its slot holds, while
     /// isolated worlds exist; reports it if it is a live closure run in the process's world off every test's task tree
