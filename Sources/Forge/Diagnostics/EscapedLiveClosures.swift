@@ -11,13 +11,14 @@
 /// (``EscapedResolutions/Context/deliberate``). Nor is a lazy property read in a test (its owner made outside the
 /// test): that runs on the reader's own task tree, and is no escaped work.
 enum EscapedLiveClosures {
-    /// Checks the run of a closure of `box` about to be made, with `registration` the one its slot holds, while
-    /// isolated worlds exist; reports it if it is a live closure run in the process's world off every test's task tree
-    /// while strict tests run. The caller tested ``World/isolatedWorldsExist``: the one load this costs a closure's run
-    /// while no isolated world exists. A hit runs no closure, and never gets here.
+    /// Checks the run of a closure of `box` about to be made in the process's world, with `registration` the one its
+    /// slot holds, while isolated worlds exist; reports it if it is a live closure run off every test's task tree
+    /// while strict tests run. The caller tested that the slot is the process's and ``World/isolatedWorldsExist``:
+    /// the one load this costs a closure's run while no isolated world exists; a run in an isolated world costs
+    /// nothing more. A hit runs no closure, and never gets here.
     @inline(never)  // off the path of every closure's run but those made while strict tests run
     static func check(_ box: FactoryBox, _ registration: Registration?) {
-        guard World.strictTestsRunning.value > 0, !box.definition.isLiveInTests, World.isolated == nil else { return }
+        guard World.strictTestsRunning.value > 0, !box.definition.isLiveInTests else { return }
         // While a test expects escapes, they are looked for whatever the policy says.
         let expecting = ProblemRoute.expectationsRunning.value > 0
         guard EscapedResolutions.policy != .off || expecting else { return }

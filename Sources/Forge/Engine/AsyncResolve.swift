@@ -96,7 +96,7 @@ extension FactoryBox {
         TaskResolutionState.checkCycle(self, with: parameter)
         let summary = slot.summary
         let registration = summary.isEmpty ? nil : registration(in: slot, summary, namingChain: false)
-        if World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
+        if world.isGlobal && World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
         guard
             let make = registration?.make
                 ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))

@@ -12,9 +12,9 @@ extension FactoryBox {
             ? nil
             : summary == .hasRegistration
                 ? slot.withLock { $0.registration } : registration(in: slot, summary, namingChain: true)
-        // Escaped work's live closure, while strict tests run (EscapedLiveClosures): one load while no isolated world
-        // exists, of the word the common path has just read.
-        if World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
+        // Escaped work's live closure, while strict tests run (EscapedLiveClosures): in the process's world, whose slot
+        // is the box, one load while no isolated world exists, of the word the common path has just read.
+        if slot === self && World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
         let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }
