@@ -21,7 +21,8 @@ extension SharedContainer.Registrations {
     /// ```
     ///
     /// Escapes are looked for during `body` whatever `Container.Diagnostics.escapedResolutions` says, release builds
-    /// included. An escape bypasses the test's world only where the test overrides what the work resolves. Forge
+    /// included. An escape bypasses the test's world only where the test overrides what the work resolves; in a
+    /// strict test, work that runs the live closure of a factory no running test overrides escapes too. Forge
     /// cannot tell whose work escaped, so another test's escape of a factory this test overrides meets the
     /// expectation too: every test that runs `expectingEscapes` while an escape bypasses its world absorbs it, and
     /// then nothing else hears of it (no warning is recorded). Call it in a test under `.isolatedRegistrations` or in

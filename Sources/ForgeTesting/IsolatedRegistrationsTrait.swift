@@ -58,11 +58,16 @@ import Testing
 /// process's world, a factory a running test overrides) could have been started by any running test, so it fails
 /// none, and does not fail the run. It is recorded once, as an issue of severity `.warning`, by the first of the
 /// tests whose override it bypassed whose body returns, and its message names every one of them: Swift Testing
-/// prints "Test x() recorded a warning", the test passes, and the run's summary says "with 1 warning". A test that
-/// means to escape says so with `Container.Registrations.expectingEscapes`.
+/// prints "Test x() recorded a warning", the test passes, and the run's summary says "with 1 warning". While strict
+/// tests run, such work that runs the live closure of a factory no running test overrides (not marked `liveInTests`)
+/// is an escape too, recorded once the same way by one of the strict tests, naming them all. A test that means to
+/// escape says so with `Container.Registrations.expectingEscapes`.
 ///
 /// The trait tells Forge what a test's task tree is before any of its tests runs, so that a Swift Testing test
-/// without the trait, which uses the process's world on purpose, is never reported as escaping.
+/// without the trait, which uses the process's world on purpose on its own task tree (or in work that carries the
+/// process's world it captured there), is never reported as escaping. Work such a test starts without carrying
+/// anything (a `Task.detached`, a queue, a thread) is no test's, as a strict test's escaped work is: while strict
+/// tests run, its live closures are reported as escapes.
 ///
 /// A problem that stops the process (a missing promise, a cycle) still stops it, with a message that names the test's
 /// world, and so the test; `Container.Diagnostics.verify` reports those beneath any root, as problems a test can

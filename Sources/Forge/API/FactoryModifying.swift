@@ -247,7 +247,8 @@ extension FactoryModifying {
     }
 
     /// Says that running this factory's live closure in tests is safe: a strict test's world
-    /// (ForgeTesting's `.isolatedRegistrations(.strict)`, a strict `IsolatedTestCase`) does not report it.
+    /// (ForgeTesting's `.isolatedRegistrations(.strict)`, a strict `IsolatedTestCase`) does not report it, nor does
+    /// work off every test's task tree that runs it in the process's world while strict tests run.
     ///
     /// Apply it where the factory is declared: it returns a new factory.
     ///

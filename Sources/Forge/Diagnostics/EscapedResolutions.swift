@@ -3,13 +3,15 @@
 extension SharedContainer.Diagnostics {
     /// What Forge does when code resolves a factory in the process's world, outside every isolated world, while a
     /// live isolated world (a test's) registered an override for it: work that left a test's task tree, and got the
-    /// live service instead of the test's mock.
+    /// live service instead of the test's mock. And when such work runs the live closure of a factory that no test
+    /// overrides while strict tests run (``SharedContainer/Diagnostics/escapedResolutions`` says more).
     public enum EscapedResolutionPolicy: Sendable, Equatable {
         /// Reports it. Met on a test's own task tree (a lazy property read in the test), it is an issue of that test,
         /// at once. Met off every test's task tree, no test can be shown to have started it: it fails no test and not
-        /// the run, and is recorded once, as a warning of the first test whose override it bypassed to return, naming
-        /// every such test (under ForgeTesting's trait, an issue of severity `.warning`); under `IsolatedTestCase`
-        /// and outside tests, a warning on standard error. In every build.
+        /// the run, and is recorded once, as a warning of the first of its candidates to return (the tests whose
+        /// override it bypassed; for a live closure, the strict tests running), naming every one (under ForgeTesting's
+        /// trait, an issue of severity `.warning`); under `IsolatedTestCase` and outside tests, a warning on standard
+        /// error. In every build.
         case warn
         /// Stops the process with the same message.
         case stop
@@ -48,13 +50,25 @@ extension SharedContainer.Diagnostics {
     /// for escapes whatever this says; any candidate that runs it absorbs the escape, and then nothing else hears
     /// of it.
     ///
+    /// Escaped work also reaches factories no test overrides. While strict tests run (ForgeTesting's
+    /// `.isolatedRegistrations(.strict)`, a strict `IsolatedTestCase`), work off every test's task tree that runs, in
+    /// the process's world, a factory's live closure (its own, a context's other than `onTest`'s, or the app's
+    /// baseline registration), when no running test overrides the factory and it is not marked
+    /// ``FactoryModifying/liveInTests``, is an escape too, under this policy: its candidates are the strict tests
+    /// running, and it is recorded once for the run, per factory, as above. A resolution that finds a kept instance
+    /// runs no closure, and is not reported.
+    ///
     /// Resolutions that use the process's world on purpose are not reported: those made in a Swift Testing test
     /// that runs without the trait, in its own task tree (in a run where ForgeTesting's trait applies to some test:
-    /// the trait tells Forge what a test's task tree is before any of its tests runs). XCTest runs one test method at
-    /// a time, so an XCTest case that overrides with `push()` and `pop()` meets no world that watches. Set `.off` for
-    /// a test run that uses the process's world otherwise while isolated tests run.
+    /// the trait tells Forge what a test's task tree is before any of its tests runs), and those of work that runs in
+    /// the process's world captured there (``SharedContainer/Registrations/capture(fileID:line:)``). Work such a test
+    /// starts without carrying anything (a `Task.detached`, a queue, a thread) runs on no test's task tree, which
+    /// Forge cannot tell from a strict test's escaped work: while strict tests run, its live closures are reported.
+    /// XCTest runs one test method at a time, so an XCTest case that overrides with `push()` and `pop()` meets no world
+    /// that watches. Set `.off` for a test run that uses the process's world otherwise while isolated tests run.
     ///
-    /// While no isolated world lives, it costs nothing: resolutions in the process's world do not look.
+    /// While no isolated world lives, it costs nothing: resolutions in the process's world do not look, and a
+    /// closure's run reads one word more.
     public static var escapedResolutions: EscapedResolutionPolicy {
         get { EscapedResolutions.policy }
         set { EscapedResolutions.setPolicy(newValue) }
@@ -102,7 +116,8 @@ enum EscapedResolutions {
     /// On whose behalf code runs in the process's world, when Forge itself moved it there.
     enum Context: Sendable {
         /// A test's own task tree, which uses the process's world on purpose: carried onto a thread Forge starts for
-        /// it (`prewarm`).
+        /// it (`prewarm`), or wherever a process's world captured there runs
+        /// (``SharedContainer/Registrations/capture(fileID:line:)``).
         case deliberate
         /// A lazy property, whose owner was made outside the isolated world `reader`, read in `reader`: the
         /// resolution and everything beneath it are escapes from `reader` alone.
@@ -118,6 +133,13 @@ enum EscapedResolutions {
         guard World.isolatedWorldsExist else { return nil }
         if let context { return context }
         return isInATestsTaskTree() == true ? .deliberate : nil
+    }
+
+    /// Whether the calling code uses the process's world on purpose, wherever isolated worlds exist or not: it was
+    /// carried from a test's own task tree (``Context/deliberate``), or runs there. For a captured process's world.
+    static func isDeliberateUse() -> Bool {
+        if case .deliberate? = context { return true }
+        return isInATestsTaskTree() == true
     }
 
     /// Whether the calling code belongs to a test's own task tree, as ForgeTesting tells; `nil` when nothing tells.
@@ -155,7 +177,7 @@ enum EscapedResolutions {
 
     /// The factories whose closures are making what resolves now, outermost first, where Forge records them (with
     /// cycle detection on, or captive dependencies looked for: both are, in debug builds).
-    private static func chain() -> [String] {
+    static func chain() -> [String] {
         let task = TaskResolutionState.current
         guard ThreadResolutionState.depth > 0 || task != nil else { return [] }
         let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain

@@ -9,6 +9,19 @@ extension FactoryBox {
         case context(ContextCondition)
         /// The registration the app made in `registerAllServices()`, the process's baseline.
         case baselineRegistration
+
+        /// What ran, for messages: "its own closure", say.
+        func name(for factory: FactoryBox) -> String {
+            switch self {
+            case .own where "\(factory.definition.typeName)" == "Contribution":
+                "the contribution the app made to its list"
+            case .own: "its own closure"
+            case .context(.debug), .context(.test): "its onDebug closure"
+            case .context(.argument(let argument)): "its onArg(\"\(argument)\") closure"
+            case .context(.preview): "its onPreview closure"
+            case .baselineRegistration: "the registration the app made in registerAllServices()"
+            }
+        }
     }
 
     /// Reports to `world`'s test (``ProblemRoute``), once per factory and test, that this factory is about to run a
@@ -55,34 +68,30 @@ extension ResolutionError {
             view model), say so where it is declared, with .liveInTests.
             """
         let register = " call register { /* a test value */ } on \(declared).\n"
-        let (what, remedy): (String, String)
+        let what = live.name(for: factory)
+        let remedy: String
         switch live {
         case .own where "\(factory.definition.typeName)" == "Contribution":
-            what = "the contribution the app made to its list"
             remedy = """
                 Start the test's list from none, with reset() on the list, and contribute what the test needs; or, if \
                 the app's contributions are safe to run in tests, mark the list .liveInTests where it is declared.
                 """
         case .own, .context(.debug), .context(.test):
-            what = live == .own ? "its own closure" : "its onDebug closure"
             remedy = """
                 Register a test value in the test, or in the trait's registrations:\(register)\
                 Or give it one where it is declared, with .onTest { /* a test value */ }. \(safe)
                 """
-        case .context(.argument(let argument)):
-            what = "its onArg(\"\(argument)\") closure"
+        case .context(.argument):
             remedy = """
                 Register a test value in the test, or in the trait's registrations (an onTest closure would not \
                 apply: a launch argument's comes first):\(register)\(safe)
                 """
         case .context(.preview):
-            what = "its onPreview closure"
             remedy = """
                 Register a test value in the test, or in the trait's registrations (an onTest closure would not \
                 apply: a preview's comes first):\(register)\(safe)
                 """
         case .baselineRegistration:
-            what = "the registration the app made in registerAllServices()"
             remedy = """
                 Register a test value in the test, or in the trait's registrations (an onTest closure would not \
                 apply: a registration comes first):\(register)\(safe)

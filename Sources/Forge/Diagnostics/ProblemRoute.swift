@@ -15,7 +15,9 @@
 ///    - an escape met off every test's task tree cannot be shown to be any one test's, though live tests override
 ///      what it resolved: it fails none of them. The first of those candidates whose body returns records it as a
 ///      warning that names them all (ForgeTesting: an issue of severity `.warning`, which fails nothing); where no
-///      candidate is a test's, it is a warning on standard error.
+///      candidate is a test's, it is a warning on standard error. A live closure that such work runs in the
+///      process's world while strict tests run, of a factory none overrides, goes the same way, with the strict
+///      tests running as its candidates (``EscapedLiveClosures``).
 /// 5. Once: per problem and test, and per problem for the run where no test is told (warnings, escapes no test can
 ///    be shown to have started).
 ///
@@ -57,34 +59,65 @@ enum ProblemRoute {
     /// rules say. While the worlds it bypassed are found, the one lock that every world's body return waits for
     /// (``World/stopWatching()``) is held: a candidate's expectation, or its test's body, cannot end in between.
     static func reportEscape(of box: FactoryBox, through chain: [String]) {
-        enum Outcome {
-            case done
-            case stop(ResolutionError)
-            case warn(ResolutionError)
+        let outcome = World.withEscapeCandidates(of: box) { descriptions, mailboxes in
+            routeForTheRun(
+                .escapedResolution(box, bypassing: descriptions, through: chain, throughLazyProperty: false),
+                among: mailboxes)
         }
-        let policy = policy(for: .escapedResolution)
-        let outcome = World.withEscapeCandidates(of: box) { descriptions, mailboxes -> Outcome in
-            let escape = ResolutionError.escapedResolution(
-                box, bypassing: descriptions, through: chain, throughLazyProperty: false)
-            if expectationsRunning.value > 0 {
-                // Every candidate that expects one absorbs it.
-                let absorbed = mailboxes.reduce(false) { absorbed, mailbox in mailbox.absorb(escape) || absorbed }
-                if absorbed { return .done }
-            }
-            switch policy {
-            case .off: return .done
-            case .stop: return .stop(escape)
-            case .warn: break
-            }
-            guard reported.withLock({ $0.insert(escape.identity).inserted }) else { return .done }
-            let claim = RunClaim()
-            let kept = mailboxes.reduce(false) { kept, mailbox in mailbox.keepForTheRun(escape, claim) || kept }
-            return kept ? .done : .warn(escape)
+        finish(outcome)
+    }
+
+    /// Sends `box`'s `live` closure, run in the process's world off every test's task tree (through the factories
+    /// `chain` names) while strict tests run and none overrides `box`, as an escape whose candidates are those tests
+    /// (``EscapedLiveClosures``): by the rules and under the lock of ``reportEscape(of:through:)``.
+    static func reportLiveClosure(of box: FactoryBox, running live: FactoryBox.LiveClosure, through chain: [String]) {
+        let outcome = World.withStrictTestsRunning(unlessOneOverrides: box) { descriptions, mailboxes in
+            routeForTheRun(
+                .escapedLiveClosure(box, running: live, whileRunning: descriptions, through: chain),
+                among: mailboxes)
         }
+        finish(outcome)
+    }
+
+    /// Whether the problem `identity` names was written as a warning, or kept for the run, already: for detection
+    /// code that looks before it builds a problem.
+    static func wasReported(_ identity: String) -> Bool {
+        reported.withLock { $0.contains(identity) }
+    }
+
+    /// What becomes of a problem no test can be shown to have started, found under the lock of the live worlds.
+    private enum ForTheRun {
+        case done
+        case stop(ResolutionError)
+        case warn(ResolutionError)
+    }
+
+    /// Routes `problem`, which no test can be shown to have started, among `mailboxes`, its candidates' (the running
+    /// tests it may be of): absorbed by every one that expects escapes, else by the policy, once for the run,
+    /// kept for the first candidate whose body returns. Called under the lock of the live worlds: it runs no user code.
+    private static func routeForTheRun(_ problem: ResolutionError, among mailboxes: [ProblemMailbox]) -> ForTheRun {
+        if expectationsRunning.value > 0 {
+            // Every candidate that expects one absorbs it.
+            let absorbed = mailboxes.reduce(false) { absorbed, mailbox in mailbox.absorb(problem) || absorbed }
+            if absorbed { return .done }
+        }
+        switch policy(for: problem.kind) {
+        case .off: return .done
+        case .stop: return .stop(problem)
+        case .warn: break
+        }
+        guard reported.withLock({ $0.insert(problem.identity).inserted }) else { return .done }
+        let claim = RunClaim()
+        let kept = mailboxes.reduce(false) { kept, mailbox in mailbox.keepForTheRun(problem, claim) || kept }
+        return kept ? .done : .warn(problem)
+    }
+
+    /// Does what ``routeForTheRun(_:among:)`` left to do once the lock of the live worlds is released.
+    private static func finish(_ outcome: ForTheRun?) {
         switch outcome {
         case .done?, nil: return
-        case .stop(let escape)?: stop(escape)
-        case .warn(let escape)?: write(escape)
+        case .stop(let problem)?: stop(problem)
+        case .warn(let problem)?: write(problem)
         }
     }
 
@@ -157,10 +190,13 @@ enum ProblemRoute {
 
 extension ResolutionError {
     /// What makes two problems the same one, for "once per problem": the kind and the factory; the pair, for a
-    /// captive dependency; the chain too, for an escape.
+    /// captive dependency; the chain too, for an escape that bypassed an override (not for escaped work's live closure,
+    /// once per factory).
     var identity: String {
         switch kind {
         case .captiveDependency: "\(kind)|\(chain.first ?? "")|\(factory)"
+        case .escapedResolution where distinction == Self.escapedLiveDistinction:
+            Self.identity(kind, factory, distinction)
         case .escapedResolution: "\(kind)|\(factory)|\(chain.joined(separator: "|"))|\(distinction)"
         default: Self.identity(kind, factory, distinction)
         }

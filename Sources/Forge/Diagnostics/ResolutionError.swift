@@ -25,7 +25,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// got after the factory's scope lets go of it (``SharedContainer/Diagnostics/captiveDependencies``).
         case captiveDependency
         /// Code resolved the factory in the process's world, outside every isolated world, while a live isolated
-        /// world (a test's) overrides it (``SharedContainer/Diagnostics/escapedResolutions``).
+        /// world (a test's) overrides it; or, off every test's task tree while strict tests run, ran its live closure
+        /// there, when no test overrides it (``SharedContainer/Diagnostics/escapedResolutions``).
         case escapedResolution
         /// Code called a stand-in made by `unimplemented` (``factory`` is the endpoint's name): a test did not stub
         /// an endpoint that the code under test uses.

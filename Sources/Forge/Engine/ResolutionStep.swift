@@ -51,8 +51,9 @@ extension FactoryBox {
     // MARK: Around each run of a closure
 
     /// Runs the closure that makes an instance for a synchronous resolution, with no lock held: the registration, a
-    /// context's closure or the factory's own. Around it: the live-closure check of a strict test's world, the depth
-    /// and the cycle chain (``enterClosure(with:)``), and after it the `afterMake` hook, a part of making the instance.
+    /// context's closure or the factory's own. Around it: the live-closure checks (a strict test's world, and escaped
+    /// work's in the process's world while strict tests run), the depth and the cycle chain (``enterClosure(with:)``),
+    /// and after it the `afterMake` hook, a part of making the instance.
     func runClosure(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         let summary = slot.summary
         // One test on the common path (no override, a lenient world), two with an override; a strict world's slot
@@ -63,6 +64,9 @@ extension FactoryBox {
             : summary == .hasRegistration
                 ? slot.withLock { $0.registration }
                 : registrationReportingLiveClosure(in: slot, summary, namingChain: true)
+        // Escaped work's live closure, while strict tests run (EscapedLiveClosures): in the process's world, whose slot
+        // is the box, one load while no isolated world exists, of the word the common path has just read.
+        if slot === self && World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
         let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter)) }
@@ -83,6 +87,7 @@ extension FactoryBox {
         let summary = slot.summary
         let registration =
             summary.isEmpty ? nil : registrationReportingLiveClosure(in: slot, summary, namingChain: false)
+        if world.isGlobal && World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
         guard
             let make = registration?.make
                 ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))

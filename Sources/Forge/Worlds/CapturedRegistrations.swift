@@ -13,7 +13,9 @@ extension SharedContainer.Registrations {
     /// DispatchQueue.global().async { registrations.run { model.refresh() } }
     /// ```
     ///
-    /// Captured in the process's world, it runs code in the process's world. It does not keep an isolated world
+    /// Captured in the process's world, it runs code in the process's world; captured there by a test's own task
+    /// tree (a Swift Testing test without ForgeTesting's trait), that code is the test's deliberate use of the
+    /// process's world, which Forge never reports as an escape, wherever it runs. It does not keep an isolated world
     /// alive: once the world has ended (a test returned), ``Captured/run(_:)`` runs its body in a world of its own,
     /// made from the app's baseline, so that nothing of the late work reaches the process's world, and says so in
     /// debug builds.
@@ -31,17 +33,22 @@ extension SharedContainer.Registrations {
         private let reference: WorldReference?
         /// The mailbox of the world's test, if it has one: late work's problems still reach the test while it runs.
         private let mailbox: ProblemMailbox?
+        /// Whether the process's world was captured on a test's own task tree, which uses it on purpose: what runs
+        /// in it is deliberate, no escape (``EscapedResolutions/Context/deliberate``).
+        private let isDeliberate: Bool
         private let site: String
 
         init(_ world: World, site: String) {
             reference = world.isGlobal ? nil : world.reference
             mailbox = world.mailbox
+            isDeliberate = world.isGlobal && EscapedResolutions.isDeliberateUse()
             self.site = site
         }
 
         /// Runs `body` in the captured world, on the calling thread, and returns what it returns.
         public func run<R>(_ body: () throws -> R) rethrows -> R {
-            try World.inWorld(world(), body)
+            guard isDeliberate else { return try World.inWorld(world(), body) }
+            return try EscapedResolutions.$context.withValue(.deliberate) { try World.inWorld(world(), body) }
         }
 
         /// Runs the async `body` in the captured world: it follows `body` across suspension points and into the
@@ -49,7 +56,10 @@ extension SharedContainer.Registrations {
         public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows
             -> R
         {
-            try await World.inWorld(world(), isolation: isolation, body)
+            guard isDeliberate else { return try await World.inWorld(world(), isolation: isolation, body) }
+            return try await EscapedResolutions.$context.withValue(.deliberate) {
+                try await World.inWorld(world(), isolation: isolation, body)
+            }
         }
 
         /// The captured world, or, once it ended, a world of its own for the late work.

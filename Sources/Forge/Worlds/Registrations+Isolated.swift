@@ -67,7 +67,9 @@ extension SharedContainer.Registrations {
     ///
     /// An escape that work off every test's task tree made, bypassing this world among others, fails no test: if this
     /// test's body is the first of theirs to return, it goes to `forTheRun`, on the body's task, to be recorded as a
-    /// warning that fails nothing; without `forTheRun`, it is a warning on standard error.
+    /// warning that fails nothing; without `forTheRun`, it is a warning on standard error. While a `strict` world's
+    /// body runs, a live closure that such work runs in the process's world, of a factory no world overrides, is
+    /// such an escape, of every strict test running.
     ///
     /// A `strict` world (`true`) also hands `problems` every factory whose live closure runs in it, once per factory:
     /// its own closure, a context's other than `onTest`, or the app's baseline registration, unless it is marked
@@ -133,7 +135,9 @@ extension World {
     /// registrations in force in the current world, even the process's, rather than from its baseline. With
     /// `watchingForEscapes` (for `Registrations.isolated`), resolutions in the process's world that bypass its
     /// overrides are escapes (``EscapedResolutions``) until ``stopWatching()``. It is `strict` (a factory's live
-    /// closure run in it is a problem), or as strict as the current world when `strict` is `nil`.
+    /// closure run in it is a problem), or as strict as the current world when `strict` is `nil`; a strict world with a
+    /// `mailbox` of its own is a strict test's, which escaped work's live closures are reported to
+    /// (``EscapedLiveClosures``).
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
         mailbox: ProblemMailbox? = nil, fromRegistrationsInForce: Bool = false,
@@ -149,6 +153,6 @@ extension World {
             isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
             mailbox: mailbox ?? enclosing.mailbox, watchingForEscapes: watchingForEscapes,
-            strict: strict ?? enclosing.isStrict)
+            strict: strict ?? enclosing.isStrict, strictTest: mailbox != nil)
     }
 }

@@ -42,6 +42,10 @@ final class World: Sendable {
     /// (``FactoryBox/reportIfLive(_:in:chain:)``): a strict test's world, and the worlds nested in it unless they say
     /// otherwise.
     let isStrict: Bool
+    /// Whether this is a strict test's own world (one with a mailbox of its own, strict, that watches for escapes):
+    /// while it watches, it counts in ``strictTestsRunning``, and escaped work's live closures are reported to it
+    /// (``EscapedLiveClosures``).
+    private let isStrictTest: Bool
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
 
@@ -93,19 +97,27 @@ final class World: Sendable {
     /// lock.
     private static let live = Locked<[ObjectIdentifier: Unmanaged<World>]>([:])
 
+    /// How many strict tests' own worlds watch for escapes: their tests' bodies run. Read, without a lock, by a
+    /// resolution that runs a closure in the process's world while isolated worlds exist (``EscapedLiveClosures``).
+    static let strictTestsRunning = AtomicCounter()
+
+    /// A world; with `strictTest`, a strict test's own, whose problems go to `mailbox` (the test's).
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
-        description: String, mailbox: ProblemMailbox? = nil, watchingForEscapes: Bool = false, strict: Bool = false
+        description: String, mailbox: ProblemMailbox? = nil, watchingForEscapes: Bool = false, strict: Bool = false,
+        strictTest: Bool = false
     ) {
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description
         self.mailbox = mailbox
         self.isStrict = strict
+        self.isStrictTest = strictTest && strict && watchingForEscapes && mailbox != nil && !isGlobal
         self.state = Locked(State(initial: initial, baseline: initial, isWatching: watchingForEscapes))
         if !isGlobal {
             World.live.withLock { $0[ObjectIdentifier(self)] = Unmanaged.passUnretained(self) }
             FastPathWord.add(FastPathWord.oneIsolatedWorld)
+            if isStrictTest { World.strictTestsRunning.add(1) }
         }
     }
 
@@ -136,6 +148,7 @@ final class World: Sendable {
                 return !state.isEnded
             })
         else { return }
+        stopWatching()  // a test's world stops before it ends; any other that watches stops here
         _ = World.live.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
         resetScopes { _ in true }
         FastPathWord.add(-FastPathWord.oneIsolatedWorld)
@@ -454,6 +467,32 @@ extension World {
         }
     }
 
+    /// Calls `body` with the strict tests whose bodies run now (their own worlds, described, sorted, and their
+    /// mailboxes), when no live world that watches overrides `box`, and returns what it returns; `nil`, without calling
+    /// it, when a world overrides `box` (a resolution of it in the process's world is an escape from that world) or no
+    /// strict test runs. `body` runs under the lock of the live worlds, as in ``withEscapeCandidates(of:_:)``.
+    static func withStrictTestsRunning<R>(
+        unlessOneOverrides box: FactoryBox, _ body: (_ descriptions: [String], _ mailboxes: [ProblemMailbox]) -> R
+    ) -> R? {
+        // The worlds stay alive while the list's lock is held; none is retained, whose release could end it there.
+        live.withLock { worlds in
+            var descriptions: [String] = []
+            var mailboxes: [ProblemMailbox] = []
+            for world in worlds.values {
+                let overrides = world._withUnsafeGuaranteedRef { world in
+                    if world.isStrictTest, let mailbox = world.mailbox, world.state.withLock({ $0.isWatching }) {
+                        descriptions.append(world.description)
+                        mailboxes.append(mailbox)
+                    }
+                    return world.overrides(box)
+                }
+                if overrides { return nil }
+            }
+            guard !mailboxes.isEmpty else { return nil }
+            return body(descriptions.sorted(), mailboxes)
+        }
+    }
+
     /// Whether this world watches for escapes and has an override for `box` that it registered itself, rather than
     /// started with; or, given `baseline` (the process's baseline registration for `box`), any override that differs
     /// from it, its enclosing world's included.
@@ -482,7 +521,13 @@ extension World {
     /// worlds, so that an escape found while this world watched is routed before its test's body is over
     /// (``ProblemRoute/reportEscape(of:through:)``).
     func stopWatching() {
-        World.live.withLock { _ in state.withLock { $0.isWatching = false } }
+        let stopped = World.live.withLock { _ in
+            state.withLock { state in
+                defer { state.isWatching = false }
+                return state.isWatching
+            }
+        }
+        if stopped && isStrictTest { World.strictTestsRunning.add(-1) }
     }
 }
 

@@ -21,8 +21,10 @@ import Testing
     init() { MainActor.assertIsolated() }
 }
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
-    fileprivate static let profile = MainActorFactory(scope: .cached) { ProfileViewModel() }
+    fileprivate static let profile = MainActorFactory(scope: .cached) { ProfileViewModel() }.liveInTests
     fileprivate static let uniqueProfile = MainActorFactory { ProfileViewModel("unique") }
     fileprivate static let screen = MainActorFactory<any Screen> { HomeScreen() }
     fileprivate static let profileMade = Factory(scope: .singleton) { Counter() }

@@ -4,6 +4,8 @@ import Forge
 import Foundation
 import Testing
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
     fileprivate static let lazyCount = Counter()
     fileprivate static let lazyService = Factory { () -> Tracked in Tracked(id: lazyCount.increment()) }
@@ -15,7 +17,7 @@ extension Container {
     fileprivate static let slowLazyService = Factory { () -> Tracked in
         slowFirstRead.value.pass()
         return Tracked(id: slowLazyMade.signal())
-    }
+    }.liveInTests
     fileprivate static let parent = Factory<Tracked>(scope: .shared) { Tracked() }
     fileprivate static let optionalParent = Factory<Tracked?>(scope: .shared) { Tracked() }
     fileprivate static let existentialParent = Factory<any Identified>(scope: .shared) { Tracked() }

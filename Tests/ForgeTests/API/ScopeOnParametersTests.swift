@@ -9,6 +9,8 @@ private let disposed = Locked<[Int]>([])
 /// Holds alice's creation open, so that the test can show bob's does not wait for it.
 private let aliceGate = Locked(Gate())
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
     fileprivate static let repository = ParameterFactory<String, Tracked>(scope: .cached) { _ in
         Tracked(id: made.increment())
@@ -23,7 +25,7 @@ extension Container {
     fileprivate static let gatedRepository = ParameterFactory<String, Tracked>(scope: .singleton) { name in
         if name == "alice" { aliceGate.value.pass() }
         return Tracked(id: made.increment())
-    }.scopeOnParameters
+    }.scopeOnParameters.liveInTests
 }
 
 @Suite struct ScopeOnParametersTests {

@@ -8,8 +8,10 @@ final class SendableClock: Sendable {
     init(_ name: String) { self.name = name }
 }
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
-    fileprivate static let clock = Factory.sendable(scope: .singleton) { SendableClock("system") }
+    fileprivate static let clock = Factory.sendable(scope: .singleton) { SendableClock("system") }.liveInTests
 }
 
 @Suite struct SendableFactoryTests {

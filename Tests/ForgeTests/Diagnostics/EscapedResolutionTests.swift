@@ -15,7 +15,8 @@ extension Container {
     fileprivate static let escapeSecond = Factory(scope: .singleton) { Endpoint("live") }
     fileprivate static let escapeTrait = Factory { Endpoint("live") }
     fileprivate static let escapeDeliberate = Factory { Endpoint("live") }
-    fileprivate static let escapeLate = Factory { Endpoint("live") }
+    /// Resolved by a detached task after its test returned, while strict tests may run elsewhere: safe to run live.
+    fileprivate static let escapeLate = Factory { Endpoint("live") }.liveInTests
     fileprivate static let escapeLazy = Factory { Endpoint("live") }
     fileprivate static let escapeAsync = AsyncFactory { Endpoint("live") }
     fileprivate static let escapeTried = Factory { Endpoint("live") }

@@ -30,31 +30,34 @@ private let scopeResetGate = Gate()
 /// The name the cached dependency of ``Container/scopedService`` is made with; changed by the test.
 private let dependencyName = Locked("old")
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
-    fileprivate static let popDependency = Factory { RaceDependency("live") }
+    fileprivate static let popDependency = Factory { RaceDependency("live") }.liveInTests
     fileprivate static let popService = Factory(scope: .cached) {
         let dependency = popDependency()
         popGate.pass()
         return RaceService(dependency)
-    }
-    fileprivate static let user = Factory(scope: .login) { RaceDependency(currentUser.value) }
+    }.liveInTests
+    fileprivate static let user = Factory(scope: .login) { RaceDependency(currentUser.value) }.liveInTests
     fileprivate static let cart = Factory(scope: .login) {
         let owner = user()
         resetGate.pass()
         return RaceService(owner)
-    }
-    fileprivate static let registeredDependency = Factory { RaceDependency("live") }
+    }.liveInTests
+    fileprivate static let registeredDependency = Factory { RaceDependency("live") }.liveInTests
     fileprivate static let registeredService = Factory(scope: .singleton) {
         let dependency = registeredDependency()
         registerGate.pass()
         return RaceService(dependency)
-    }
+    }.liveInTests
     fileprivate static let scopedDependency = Factory(scope: .cached) { RaceDependency(dependencyName.value) }
+        .liveInTests
     fileprivate static let scopedService = Factory(scope: .cached) {
         let dependency = scopedDependency()
         scopeResetGate.pass()
         return RaceService(dependency)
-    }
+    }.liveInTests
 }
 
 /// Resolves `factory` on another thread while `change` runs on this one, with the factory's closure held open

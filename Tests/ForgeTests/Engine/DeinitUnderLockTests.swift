@@ -4,10 +4,12 @@ import Forge
 import Foundation
 import Testing
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
     fileprivate static let resolvedByDeinits = Factory { 1 }
     fileprivate static let capturing = Factory<AnyObject> { NSObject() }
-    fileprivate static let sharedProbe = Factory(scope: .shared) { SharedProbe() }
+    fileprivate static let sharedProbe = Factory(scope: .shared) { SharedProbe() }.liveInTests
 }
 
 extension Container.Scope {
@@ -67,7 +69,7 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
             finishes(within: 20) {
                 do {
                     let probe = LocksTheWorldWhenReleased()
-                    let factory = Factory(scope: .releasingBoxes) { withExtendedLifetime(probe) { 7 } }
+                    let factory = Factory(scope: .releasingBoxes) { withExtendedLifetime(probe) { 7 } }.liveInTests
                     precondition(factory() == 7)  // the scope's list now holds the factory's box
                 }
                 Container.Scope.releasingBoxes.reset()  // the last release of the box, its closure, then the probe

@@ -93,13 +93,15 @@ private final class ResolvingKey: Hashable, Sendable {
     }
 }
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
     /// Its instance dies at once, so that every resolution is a creation.
-    fileprivate static let missEveryTime = Factory(scope: .shared) { Tracked() }
+    fileprivate static let missEveryTime = Factory(scope: .shared) { Tracked() }.liveInTests
     fileprivate static let cachedByKey = ParameterFactory<ResolvingKey, Tracked>(scope: .cached) { Tracked(id: $0.n) }
         .scopeOnParameters
     fileprivate static let sharedByKey = ParameterFactory<ResolvingKey, Tracked>(scope: .shared) { Tracked(id: $0.n) }
-        .scopeOnParameters
+        .scopeOnParameters.liveInTests
 }
 
 extension ParameterCellTests {

@@ -6,10 +6,12 @@ import Testing
 /// What the late destructor resolved, for the test to check.
 private let lateResults = Locked<[String]>([])
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
-    fileprivate static let lateCached = Factory(scope: .cached) { Tracked(id: 7) }
-    fileprivate static let lateGraph = Factory(scope: .graph) { Tracked(id: 8) }
-    fileprivate static let lateRoot = Factory { (lateGraph(), lateGraph(), lateCached()) }
+    fileprivate static let lateCached = Factory(scope: .cached) { Tracked(id: 7) }.liveInTests
+    fileprivate static let lateGraph = Factory(scope: .graph) { Tracked(id: 8) }.liveInTests
+    fileprivate static let lateRoot = Factory { (lateGraph(), lateGraph(), lateCached()) }.liveInTests
 }
 
 /// Runs `body` on a new thread and waits for the thread to have exited, its thread-local destructors included.

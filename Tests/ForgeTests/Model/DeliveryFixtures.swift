@@ -63,7 +63,11 @@ struct DeliveryFixtures: Sendable {
         let found: (DeliveryProblem.Kind, Int?) =
             switch problem.kind {
             case .liveInStrictTest: (.live, factories.firstIndex { $0.box.declaration == problem.factory })
-            case .escapedResolution: (.escape, factories.firstIndex { $0.box.declaration == problem.factory })
+            case .escapedResolution:
+                (
+                    problem.distinction == ResolutionError.escapedLiveDistinction ? .escapeLive : .escape,
+                    factories.firstIndex { $0.box.declaration == problem.factory }
+                )
             case .captiveDependency: (.captive, dependencies.firstIndex { $0.box.declaration == problem.factory })
             case .unimplemented: (.unimplemented, endpointNames.firstIndex(of: problem.factory))
             default: (.unrecognized, nil)
@@ -101,12 +105,13 @@ struct DeliveryFixtures: Sendable {
             ("live closure in a strict test.", .live), ("unimplemented:", .unimplemented),
             ("captive dependency.", .captive), ("escaped resolution.", .escape),
         ]
-        guard let kind = kinds.first(where: { text.hasPrefix($0.0) })?.1 else {
+        guard var kind = kinds.first(where: { text.hasPrefix($0.0) })?.1 else {
             return DeliveryProblem(kind: .unrecognized, subject: -1)
         }
+        if kind == .escape && text.contains("strict test") { kind = .escapeLive }
         let names: [(String, Int)] =
             switch kind {
-            case .live, .escape: factories.enumerated().map { ($1.box.declaration, $0) }
+            case .live, .escape, .escapeLive: factories.enumerated().map { ($1.box.declaration, $0) }
             case .unimplemented: endpointNames.enumerated().map { ("\($1) was called", $0) }
             case .captive: holders.enumerated().map { ($1.box.declaration, $0) }
             case .unrecognized: []

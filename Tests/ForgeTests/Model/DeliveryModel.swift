@@ -127,13 +127,19 @@ struct DeliveryModel {
     }
 
     /// Work off every test's task tree resolves `factory` in the process's world; returns what `expecting`'s
-    /// `expectingEscapes` absorbed. It is an escape from each test whose body runs and that overrides the factory. If
-    /// one of them expects escapes, they absorb it; otherwise it is no test's: once for the run, the first of those
-    /// candidates whose body returns records it, naming every candidate.
+    /// `expectingEscapes` absorbed. It is an escape from each test whose body runs and that overrides the factory; when
+    /// none does, its closure runs live there, which is an escape from each strict test whose body runs, unless the
+    /// factory is marked liveInTests. If one of those candidates expects escapes, they absorb it; otherwise it is no
+    /// test's: once for the run, the first of them whose body returns records it, naming every candidate.
     private mutating func escape(of factory: Int, expectedBy expecting: Int?) -> [DeliveryProblem] {
-        let candidates = tests.indices.filter { tests[$0].phase == .running && tests[$0].overrides.contains(factory) }
+        let running = tests.indices.filter { tests[$0].phase == .running }
+        var candidates = running.filter { tests[$0].overrides.contains(factory) }
+        var problem = DeliveryProblem(kind: .escape, subject: factory)
+        if candidates.isEmpty && !DeliveryUniverse.isLiveInTests(factory) {
+            candidates = running.filter { tests[$0].isStrict }
+            problem = DeliveryProblem(kind: .escapeLive, subject: factory)
+        }
         guard !candidates.isEmpty else { return [] }
-        let problem = DeliveryProblem(kind: .escape, subject: factory)
         if let expecting, candidates.contains(expecting) { return [problem] }
         if reported.insert(problem).inserted { forTheRun.append((problem, candidates)) }
         return []

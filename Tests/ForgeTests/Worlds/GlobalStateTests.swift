@@ -12,12 +12,14 @@ final class Canary: @unchecked Sendable {
     deinit { alive = 0xDEAD }
 }
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
     /// Only `hitsRacingResetsNeverSeeAReleasedInstance` uses it, in the process's world.
-    fileprivate static let canary = Factory(scope: .cached) { Canary() }
-    fileprivate static let globalGreeting = Factory<Greeting> { Hello() }
-    fileprivate static let globalSingleton = Factory<Greeting>(scope: .singleton) { Hello() }
-    fileprivate static let globalSession = Factory(scope: .session) { Tracked() }
+    fileprivate static let canary = Factory(scope: .cached) { Canary() }.liveInTests
+    fileprivate static let globalGreeting = Factory<Greeting> { Hello() }.liveInTests
+    fileprivate static let globalSingleton = Factory<Greeting>(scope: .singleton) { Hello() }.liveInTests
+    fileprivate static let globalSession = Factory(scope: .session) { Tracked() }.liveInTests
 }
 
 @Suite(.serialized) struct GlobalStateTests {
@@ -63,8 +65,8 @@ extension Container {
         for _ in 0..<200 {
             let made = Counter()
             // Both singletons: a singleton holding a cached instance would hold it captive.
-            let inner = Factory(scope: .singleton) { Slow(id: made.increment()) }
-            let outer = Factory(scope: .singleton) { [inner(), inner()] }
+            let inner = Factory(scope: .singleton) { Slow(id: made.increment()) }.liveInTests
+            let outer = Factory(scope: .singleton) { [inner(), inner()] }.liveInTests
             let results = PerThreadResults(count: 8)
             DispatchQueue.concurrentPerform(iterations: 8) { index in
                 results[index] = ObjectIdentifier(outer()[0])

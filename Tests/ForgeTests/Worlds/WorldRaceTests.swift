@@ -16,9 +16,11 @@ private let heldResources = Gate()
 /// witness it holds.
 private let heldWorldEnded = Occurrences("the held resolution's world ended")
 
+// Those marked liveInTests are resolved by threads in the process's world, outside every test's task tree, while
+// strict tests may run in parallel: running them live there is safe, and no escape (EscapedLiveClosures).
 extension Container {
-    fileprivate static let racedResource = Factory { Resource("live") }
-    fileprivate static let racedLazyResource = Factory(scope: .singleton) { Resource("live") }
+    fileprivate static let racedResource = Factory { Resource("live") }.liveInTests
+    fileprivate static let racedLazyResource = Factory(scope: .singleton) { Resource("live") }.liveInTests
     fileprivate static let heldResource = Factory { () -> Resource in
         heldResources.pass()
         return Resource("live")
