@@ -139,7 +139,7 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     /// A resolution in the process's world from a test's own task tree (a test without the trait) is deliberate: only
     /// work that left every test's task tree is an escaped resolution.
     private static func tellForgeWhatATestIs() {
-        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }
+        Container.Diagnostics.recognizeTestTasks { Test.current != nil }
     }
 }
 

@@ -128,7 +128,7 @@ extension Prewarming {
         guard kind == .unique || kind == .graph || kind == .shared else { return }
         Report.warnInDebugBuilds(
             """
-            prewarm(\(box.declaration)): its scope (\(box.scope)) keeps no instance for later, so prewarming makes \
+            prewarm(\(box.displayName)): its scope (\(box.scope)) keeps no instance for later, so prewarming makes \
             one and lets go of it. Prewarm factories whose scope keeps their instance (singleton, cached).
             """)
     }

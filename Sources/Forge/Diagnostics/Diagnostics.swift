@@ -37,7 +37,7 @@ enum Report {
     /// Stops the process: the factory declared as `declaration`, at `site`, is promised, and nothing is registered
     /// for it in the current world.
     static func promiseNotFulfilled(_ declaration: String, _ site: String) -> Never {
-        let chain = CycleDetection.chain.map(\.declaration)
+        let chain = CycleDetection.chain.map(\.displayName)
         ProblemRoute.stop(ResolutionError.promiseNotFulfilled(declaration, site, chain: chain, in: World.current))
     }
 
@@ -46,7 +46,7 @@ enum Report {
     static func tooDeep(_ factory: FactoryBox, depth: Int) -> Never {
         ProblemRoute.stop(
             ResolutionError.nestedTooDeep(
-                factory.declaration, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
+                factory.displayName, depth: depth, limit: ThreadResolutionState.depthLimit, in: World.current))
     }
 
     /// Stops the process: this thread asked for a scoped instance that it is itself still making.
@@ -55,11 +55,11 @@ enum Report {
         if !chain.isEmpty { circularDependency(chain + [factory]) }
         ProblemRoute.stop(
             ResolutionError(
-                kind: .circularDependency, factory: factory.declaration,
-                chain: [factory.declaration, factory.declaration],
+                kind: .circularDependency, factory: factory.displayName,
+                chain: [factory.displayName, factory.displayName],
                 world: World.current.description,
                 description: """
-                    Forge: circular dependency. \(factory.declaration) was resolved again while its own closure was \
+                    Forge: circular dependency. \(factory.displayName) was resolved again while its own closure was \
                     still making its instance on this thread. Turn on `Container.Diagnostics.detectsCycles` to see the \
                     whole chain, then inject one of its factories lazily (@LazyInjected) to break the cycle.
                     """ + ResolutionError.happenedIn(World.current)))
@@ -68,7 +68,7 @@ enum Report {
     /// Stops the process: this thread would wait for `what`, which another thread is making while it waits,
     /// directly or through other threads, for something this thread is making.
     static func circularDependencyAcrossThreads(waitingFor what: String) -> Never {
-        let chain = CycleDetection.chain.map(\.declaration)
+        let chain = CycleDetection.chain.map(\.displayName)
         let mine = chain.isEmpty ? "" : "\nThis thread is making:\n    " + chain.joined(separator: "\n -> ")
         ProblemRoute.stop(
             ResolutionError(
@@ -87,11 +87,11 @@ enum Report {
         let world = World.current
         ProblemRoute.stop(
             ResolutionError(
-                kind: .circularDependency, factory: factory.declaration,
-                chain: [factory.declaration, factory.declaration], world: world.description,
+                kind: .circularDependency, factory: factory.displayName,
+                chain: [factory.displayName, factory.displayName], world: world.description,
                 description: """
                     Forge: a @LazyInjected or @WeakLazyInjected property was used while its first value was still \
-                    being made on this same thread, by \(factory.declaration). Its closure, or something it calls, \
+                    being made on this same thread, by \(factory.displayName). Its closure, or something it calls, \
                     reads or sets the very property it is making the value for, which would wait for itself forever. \
                     Resolve what the closure needs through factories rather than through the owner of that property.
                     """ + ResolutionError.happenedIn(world)))

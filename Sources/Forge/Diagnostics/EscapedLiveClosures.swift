@@ -39,7 +39,7 @@ extension ResolutionError {
     /// The ``identity`` of `factory`'s live closure run by escaped work: once per factory, whatever ran and through
     /// what.
     static func escapedLiveIdentity(of factory: FactoryBox) -> String {
-        identity(.escapedResolution, factory.declaration, escapedLiveDistinction)
+        identity(.escapedResolution, factory.displayName, escapedLiveDistinction)
     }
 
     /// `factory`'s `live` closure ran in the process's world, off every test's task tree, inside the closures of the
@@ -50,17 +50,17 @@ extension ResolutionError {
     ) -> ResolutionError {
         let reached =
             chain.isEmpty
-            ? "" : "\nIt was resolved through:\n    \((chain + [factory.declaration]).joined(separator: "\n -> "))"
+            ? "" : "\nIt was resolved through:\n    \((chain + [factory.displayName]).joined(separator: "\n -> "))"
         let running =
             tests.count == 1
             ? "while a strict test runs, \(tests[0]), which does not override it"
             : "while these strict tests run, none of which overrides it:\n    " + tests.joined(separator: "\n    ")
                 + "\n"
         return ResolutionError(
-            kind: .escapedResolution, factory: factory.declaration,
-            chain: chain.isEmpty ? [] : chain + [factory.declaration], world: World.global.description,
+            kind: .escapedResolution, factory: factory.displayName,
+            chain: chain.isEmpty ? [] : chain + [factory.displayName], world: World.global.description,
             description: """
-                Forge: escaped resolution. \(factory.declaration) ran \(live.name(for: factory)) in the process's \
+                Forge: escaped resolution. \(factory.displayName) ran \(live.name(for: factory)) in the process's \
                 world, outside every isolated world, \(running)\(tests.count == 1 ? ": t" : "T")hat code got the \
                 live implementation.\(reached)
                 It ran outside every test's task tree, so Forge cannot tell which test started it (a test without \

@@ -76,11 +76,12 @@ extension SharedContainer.Diagnostics {
 }
 
 extension SharedContainer.Diagnostics {
-    /// Has `isDeliberate` tell whether the current task belongs to a test that uses the process's world on purpose,
-    /// whose resolutions there are no escapes: for ForgeTesting, which tells a Swift Testing test's own task tree.
+    /// Has `isATestsTask` tell whether the current task belongs to a test's own task tree (any test's, with the trait
+    /// or without): for ForgeTesting, which asks Swift Testing. Forge takes what such a task resolves in the process's
+    /// world as that test's deliberate use of it: no escape, and no escaped live closure.
     @_spi(ForgeTesting)
-    public static func treatResolutionsAsDeliberate(when isDeliberate: @escaping @Sendable () -> Bool) {
-        EscapedResolutions.setDeliberateUse(isDeliberate)
+    public static func recognizeTestTasks(by isATestsTask: @escaping @Sendable () -> Bool) {
+        EscapedResolutions.setTestTaskRecognizer(isATestsTask)
     }
 }
 
@@ -89,8 +90,8 @@ enum EscapedResolutions {
     typealias Policy = SharedContainer.Diagnostics.EscapedResolutionPolicy
 
     private struct State {
-        /// Whether the current task belongs to a test that uses the process's world on purpose: set by ForgeTesting.
-        var isDeliberate: (@Sendable () -> Bool)?
+        /// Whether the current task belongs to a test's own task tree: set by ForgeTesting.
+        var isATestsTask: (@Sendable () -> Bool)?
     }
 
     private static let state = Locked(State())
@@ -108,9 +109,9 @@ enum EscapedResolutions {
         policyCode.store(1 + policies.firstIndex(of: policy)!)
     }
 
-    /// Has `isDeliberate` tell whether the current task belongs to a test that uses the process's world on purpose.
-    static func setDeliberateUse(_ isDeliberate: @escaping @Sendable () -> Bool) {
-        state.withLock { $0.isDeliberate = isDeliberate }
+    /// Has `isATestsTask` tell whether the current task belongs to a test's own task tree.
+    static func setTestTaskRecognizer(_ isATestsTask: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.isATestsTask = isATestsTask }
     }
 
     /// On whose behalf code runs in the process's world, when Forge itself moved it there.
@@ -144,7 +145,7 @@ enum EscapedResolutions {
 
     /// Whether the calling code belongs to a test's own task tree, as ForgeTesting tells; `nil` when nothing tells.
     static func isInATestsTaskTree() -> Bool? {
-        state.withLock({ $0.isDeliberate })?()
+        state.withLock({ $0.isATestsTask })?()
     }
 
     /// Checks a resolution of `box` in the process's world, made while isolated worlds exist, and reports it if a
@@ -181,7 +182,7 @@ enum EscapedResolutions {
         let task = TaskResolutionState.current
         guard ThreadResolutionState.depth > 0 || task != nil else { return [] }
         let enclosing = (task == nil ? [] : TaskResolutionState.enclosingChain) + CycleDetection.chain
-        return enclosing.map(\.declaration)
+        return enclosing.map(\.displayName)
     }
 }
 
@@ -194,7 +195,7 @@ extension ResolutionError {
     ) -> ResolutionError {
         let reached =
             chain.isEmpty
-            ? "" : "\nIt was resolved through:\n    \((chain + [factory.declaration]).joined(separator: "\n -> "))"
+            ? "" : "\nIt was resolved through:\n    \((chain + [factory.displayName]).joined(separator: "\n -> "))"
         let overriding =
             worlds.count == 1
             ? "while \(worlds[0]) overrides it"
@@ -203,7 +204,7 @@ extension ResolutionError {
             throughLazyProperty
             ? """
             Forge: escaped resolution. A lazy property (@LazyInjected, @WeakLazyInjected or LazyDependency) of an \
-            object made outside \(worlds[0]) was first read there, and resolved \(factory.declaration) in the \
+            object made outside \(worlds[0]) was first read there, and resolved \(factory.displayName) in the \
             process's world, where its owner was made, though that world overrides it: the object got the \
             process's registration, not the world's.\(reached)
             A lazy property resolves in its owner's world. Make the object inside the world (in the test), or \
@@ -211,7 +212,7 @@ extension ResolutionError {
             To silence this, set Container.Diagnostics.escapedResolutions = .off.
             """
             : """
-            Forge: escaped resolution. \(factory.declaration) was resolved in the process's world, outside every \
+            Forge: escaped resolution. \(factory.displayName) was resolved in the process's world, outside every \
             isolated world, \(overriding)\(worlds.count == 1 ? ": t" : "T")hat code got the process's registration, \
             not the world's.\(reached)
             It ran outside every test's task tree, so Forge cannot tell which test started it (a test that does not \
@@ -225,8 +226,8 @@ extension ResolutionError {
             To silence this, set Container.Diagnostics.escapedResolutions = .off.
             """
         return ResolutionError(
-            kind: .escapedResolution, factory: factory.declaration,
-            chain: chain.isEmpty ? [] : chain + [factory.declaration], world: World.global.description,
+            kind: .escapedResolution, factory: factory.displayName,
+            chain: chain.isEmpty ? [] : chain + [factory.displayName], world: World.global.description,
             description: description, distinction: throughLazyProperty ? "lazy" : "")
     }
 }

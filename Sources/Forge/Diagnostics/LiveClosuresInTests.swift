@@ -35,7 +35,7 @@ extension FactoryBox {
         // Once per factory and test: the route would drop it, but the message costs more than the look.
         if world.mailbox?.hasRecorded(ResolutionError.liveIdentity(of: self)) == true { return }
         guard let live = liveClosure(registration, in: world) else { return }
-        let through = chain && ThreadResolutionState.depth > 0 ? CycleDetection.chain.map(\.declaration) : []
+        let through = chain && ThreadResolutionState.depth > 0 ? CycleDetection.chain.map(\.displayName) : []
         ProblemRoute.report(.liveInStrictTest(self, running: live, through: through, in: world), metIn: world)
     }
 
@@ -55,7 +55,7 @@ extension FactoryBox {
 
 extension ResolutionError {
     /// The ``identity`` of `factory`'s live closure in a strict test, whatever ran and through what.
-    static func liveIdentity(of factory: FactoryBox) -> String { identity(.liveInStrictTest, factory.declaration) }
+    static func liveIdentity(of factory: FactoryBox) -> String { identity(.liveInStrictTest, factory.displayName) }
 
     /// `factory`'s `live` closure ran in `world`, a strict test's, inside the closures of the factories `chain` names,
     /// outermost first, if any.
@@ -99,13 +99,13 @@ extension ResolutionError {
         }
         let reached =
             chain.isEmpty
-            ? "" : "\nIt was resolved through:\n    \((chain + [factory.declaration]).joined(separator: "\n -> "))"
+            ? "" : "\nIt was resolved through:\n    \((chain + [factory.displayName]).joined(separator: "\n -> "))"
         return ResolutionError(
-            kind: .liveInStrictTest, factory: factory.declaration,
-            chain: chain.isEmpty ? [] : chain + [factory.declaration],
+            kind: .liveInStrictTest, factory: factory.displayName,
+            chain: chain.isEmpty ? [] : chain + [factory.displayName],
             world: world.description,
             description: """
-                Forge: live closure in a strict test. \(factory.declaration) ran \(what) in \(world.description), \
+                Forge: live closure in a strict test. \(factory.displayName) ran \(what) in \(world.description), \
                 which the test did not override: the code under test got the live implementation, and the test goes \
                 on with it.\(reached)
                 \(remedy)

@@ -105,7 +105,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     {
         let holder = chain[0]
         let dependency = chain[chain.count - 1]
-        let steps = chain.map(\.declaration)
+        let steps = chain.map(\.displayName)
         let through = chain.count > 2 ? ", through the instances between them," : ""
         let ends =
             dependency.definition.timeToLive.map {
@@ -116,22 +116,22 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             throughLazyProperty
             ? """
             made an object, while its instance was being made, whose lazy property (@LazyInjected, \
-            @WeakLazyInjected or LazyDependency) resolved \(dependency.declaration), scope \(dependency.scope), when \
+            @WeakLazyInjected or LazyDependency) resolved \(dependency.displayName), scope \(dependency.scope), when \
             first read
             """
             : """
-            resolved \(dependency.declaration), scope \(dependency.scope), while its instance was being made
+            resolved \(dependency.displayName), scope \(dependency.scope), while its instance was being made
             """
         return ResolutionError(
-            kind: .captiveDependency, factory: dependency.declaration, chain: steps,
+            kind: .captiveDependency, factory: dependency.displayName, chain: steps,
             world: world.description,
             description: """
-                Forge: captive dependency. \(holder.declaration), scope \(holder.scope), \(how), and keeps \
+                Forge: captive dependency. \(holder.displayName), scope \(holder.scope), \(how), and keeps \
                 what it got\(through) for as long as it lives: \(ends), the \(holder.scope) one still holds the old \
                 one. In \(world.description):
                     \(steps.joined(separator: "\n -> "))
-                Give \(holder.declaration) a scope no longer than \(dependency.scope), or resolve \
-                \(dependency.declaration) where its instance is used instead of keeping it, in a computed property or \
+                Give \(holder.displayName) a scope no longer than \(dependency.scope), or resolve \
+                \(dependency.displayName) where its instance is used instead of keeping it, in a computed property or \
                 a method (a @LazyInjected property keeps its first value, just as captive). To silence this, set \
                 Container.Diagnostics.captiveDependencies = .off.
                 """)
@@ -139,7 +139,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 
     static func circularDependency(_ chain: [FactoryBox], in world: World) -> ResolutionError {
         let start = chain.firstIndex { $0 === chain.last } ?? 0
-        let steps = chain[start...].map(\.declaration)
+        let steps = chain[start...].map(\.displayName)
         return ResolutionError(
             kind: .circularDependency, factory: steps.last ?? "", chain: steps,
             world: world.description,

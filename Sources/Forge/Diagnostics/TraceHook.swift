@@ -49,16 +49,16 @@ extension FactoryBox {
         if isOutermost { thread.tracedInside = thread.isTraceSuspended ? nil : TaskResolutionState.current }
         defer { if isOutermost { thread.tracedInside = nil } }
         let enclosing = thread.tracedInside
-        let parent = thread.traced.last ?? enclosing?.chain.last?.declaration
+        let parent = thread.traced.last ?? enclosing?.chain.last?.displayName
         let depth = thread.traced.count + (enclosing?.chain.count ?? 0)
         let started = forge_monotonic_seconds()
-        thread.traced.append(declaration)
+        thread.traced.append(displayName)
         let made = resolve(parameter, in: slot)
         thread.traced.removeLast()
         let duration = forge_monotonic_seconds() - started
         TraceHook.send(
             ResolutionEvent(
-                factory: declaration, type: "\(definition.valueType)", site: definition.site,
+                factory: displayName, type: "\(definition.valueType)", site: definition.site,
                 scope: scope.description, source: source, duration: duration, depth: depth, parent: parent,
                 started: started, tree: enclosing?.tree), on: thread)
         return made
@@ -109,9 +109,9 @@ extension FactoryBox {
         let duration = forge_monotonic_seconds() - started
         TraceHook.send(
             ResolutionEvent(
-                factory: declaration, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
+                factory: displayName, type: "\(definition.valueType)", site: definition.site, scope: scope.description,
                 source: source, duration: duration, depth: enclosing.chain.count,
-                parent: enclosing.chain.last?.declaration, started: started, tree: enclosing.tree),
+                parent: enclosing.chain.last?.displayName, started: started, tree: enclosing.tree),
             on: ThreadResolutionState.current)
         return made
     }

@@ -45,7 +45,7 @@ extension FactoryBox {
             // unfulfilled for this call too.
             ProblemRoute.stop(problem)
         } catch {
-            preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
+            preconditionFailure("Forge: \(displayName) threw \(error), which its closures cannot.")
         }
     }
 
@@ -212,7 +212,7 @@ extension FactoryBox {
         } catch let error as ResolutionError {
             throw error
         } catch {
-            preconditionFailure("Forge: \(declaration) threw \(error), which its closures cannot.")
+            preconditionFailure("Forge: \(displayName) threw \(error), which its closures cannot.")
         }
     }
 
@@ -235,7 +235,7 @@ extension FactoryBox {
         guard isPromised else { return }
         let keeps = kind != .unique && kind != .graph
         if !slot.hasRegistration && !(keeps && holdsLiveInstance(in: target, world: world)) && !hasContext(in: world) {
-            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
+            throw ResolutionError.promiseNotFulfilled(displayName, definition.site, in: world)
         }
     }
 

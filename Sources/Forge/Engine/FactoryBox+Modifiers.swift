@@ -46,7 +46,7 @@ extension FactoryBox {
     }
 
     func withDispose(_ dispose: @escaping (AnyObject) -> Void) -> FactoryBox {
-        ModifierCheck.dispose(scope: scope, declaration: declaration)
+        ModifierCheck.dispose(scope: scope, declaration: displayName)
         return modified { $0.dispose = dispose }
     }
 
@@ -55,13 +55,13 @@ extension FactoryBox {
     }
 
     func withTimeToLive(_ seconds: Double) -> FactoryBox {
-        ModifierCheck.timeToLive(seconds, scope: scope, declaration: declaration)
+        ModifierCheck.timeToLive(seconds, scope: scope, declaration: displayName)
         return modified { $0.timeToLive = seconds }
     }
 
     /// A new factory changed by a modifier that needs a scope that keeps its instances.
     func modifiedForScope(_ modifier: String, _ change: (inout FactoryDefinition) -> Void) -> FactoryBox {
-        ModifierCheck.keepsInstances(scope: scope, declaration: declaration, modifier: modifier)
+        ModifierCheck.keepsInstances(scope: scope, declaration: displayName, modifier: modifier)
         return modified(change)
     }
 

@@ -44,7 +44,7 @@ struct FactoryDefinition {
     var isLiveInTests = false
 
     /// The factory's type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
-    var declaration: String {
+    var displayName: String {
         let types = parameterType.map { "\($0), \(valueType)" } ?? "\(valueType)"
         return "\(typeName)<\(types)> (\(site))"
     }

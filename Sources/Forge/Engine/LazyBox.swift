@@ -129,6 +129,6 @@ extension FactoryBox {
     /// Stops the process: a lazy property of this factory waits for a thread that waits for this one.
     @usableFromInline
     func lazyPropertyInACycle() -> Never {
-        Report.circularDependencyAcrossThreads(waitingFor: "the first value of a lazy property of \(declaration)")
+        Report.circularDependencyAcrossThreads(waitingFor: "the first value of a lazy property of \(displayName)")
     }
 }

@@ -10,7 +10,7 @@ extension FactoryBox {
         if let make = definition.contexts.first(where: { $0.condition.holds(in: context) })?.make { return make }
         guard let closure = definition.closure else {
             if tried() { return nil }
-            Report.promiseNotFulfilled(declaration, definition.site)
+            Report.promiseNotFulfilled(displayName, definition.site)
         }
         return closure
     }
@@ -58,7 +58,7 @@ extension FactoryBox {
         let made = resolveObject(parameter)
         thread.triedPromise = outer
         guard made !== TriedPromise.unfulfilled else {
-            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: World.current)
+            throw ResolutionError.promiseNotFulfilled(displayName, definition.site, in: World.current)
         }
         return made
     }
@@ -84,7 +84,7 @@ extension FactoryBox {
         let depth = ThreadResolutionState.depth
         if depth >= ThreadResolutionState.depthLimit {
             throw ResolutionError.nestedTooDeep(
-                declaration, depth: depth + 1, limit: ThreadResolutionState.depthLimit, in: world)
+                displayName, depth: depth + 1, limit: ThreadResolutionState.depthLimit, in: world)
         }
         // The chain names a cycle while detection is on, and inside `verify`, which finds cycles whatever the switch
         // says (CycleDetection.record): for captive dependencies alone, it is kept unchecked.
@@ -98,8 +98,8 @@ extension FactoryBox {
             }
         }
         if isPromised && !slot.hasRegistration && !hasContext(in: world) {
-            let chain = depth > 0 ? CycleDetection.chain.map(\.declaration) + [declaration] : []
-            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, chain: chain, in: world)
+            let chain = depth > 0 ? CycleDetection.chain.map(\.displayName) + [displayName] : []
+            throw ResolutionError.promiseNotFulfilled(displayName, definition.site, chain: chain, in: world)
         }
         return nil
     }
@@ -154,7 +154,7 @@ extension FactoryBox {
         case .reentered:
             Report.circularDependency(reentering: self)
         case .waitCycle:
-            Report.circularDependencyAcrossThreads(waitingFor: declaration)
+            Report.circularDependencyAcrossThreads(waitingFor: displayName)
         case .wait:
             preconditionFailure("valueOrClaim waits")
         case .claimed:

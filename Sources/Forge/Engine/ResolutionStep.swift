@@ -92,7 +92,7 @@ extension FactoryBox {
             let make = registration?.make
                 ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))
         else {
-            throw ResolutionError.promiseNotFulfilled(declaration, definition.site, in: world)
+            throw ResolutionError.promiseNotFulfilled(displayName, definition.site, in: world)
         }
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }

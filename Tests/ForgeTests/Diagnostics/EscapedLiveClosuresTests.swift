@@ -40,7 +40,7 @@ private func strictTest(_ name: String, _ heard: Heard, _ body: () async -> Void
 /// What ForgeTesting's trait tells Forge, with ``TestsTask`` standing for Swift Testing's current test: the child of
 /// an exit test runs no trait.
 private func tellForgeWhatATestIs() {
-    Container.Diagnostics.treatResolutionsAsDeliberate { TestsTask.marked }
+    Container.Diagnostics.recognizeTestTasks { TestsTask.marked }
 }
 
 @Suite(.enabled(if: Container.Diagnostics.escapedResolutions == .warn, "release builds look for none by default"))

@@ -208,7 +208,7 @@ private final class LazyUser: @unchecked Sendable {
 
     @Test("A prewarm from a test's own task tree is deliberate, on Forge's thread too")
     func aPrewarmFromATestIsDeliberate() async {
-        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }  // as the trait does
+        Container.Diagnostics.recognizeTestTasks { Test.current != nil }  // as the trait does
         let (registered, registering) = AsyncStream<Void>.makeStream()
         let (prewarmed, prewarming) = AsyncStream<Void>.makeStream()
         async let watched = collectingProblems(named: "watching") {

@@ -102,8 +102,8 @@ extension Container {
         let ((firstNames, firstProblems), (secondNames, secondProblems)) = await (first, second)
         #expect(firstNames == ["live", "first's mock"])
         #expect(secondNames == ["second's mock", "live"])
-        #expect(firstProblems.map(\.factory) == [Container.strictForgotten.box.declaration])
-        #expect(secondProblems.map(\.factory) == [Container.strictOtherTest.box.declaration])
+        #expect(firstProblems.map(\.factory) == [Container.strictForgotten.box.displayName])
+        #expect(secondProblems.map(\.factory) == [Container.strictOtherTest.box.displayName])
         #expect(firstProblems.first?.world.contains("\"first\"") == true)
         #expect(secondProblems.first?.world.contains("\"second\"") == true)
     }
@@ -125,7 +125,7 @@ extension Container {
     func aMarkedFactorysDependenciesAreChecked() async {
         let (screen, problems) = await collectingProblems(strict: true) { Container.strictScreen() }
         #expect(screen.service.name == "live")
-        #expect(problems.map(\.factory) == [Container.strictScreenDependency.box.declaration])
+        #expect(problems.map(\.factory) == [Container.strictScreenDependency.box.displayName])
     }
 
     @Test("After a reset, the factory's own closure is live again")
@@ -216,16 +216,16 @@ extension Container {
         let contribution = byFactory["Contribution<String> (ForgeTests/AutoRegisteringTests.swift:24)"] ?? ""
         #expect(contribution.contains("ran the contribution the app made to its list"), "\(contribution)")
         #expect(contribution.contains("with reset() on the list"))
-        let onArg = byFactory[Container.strictOnArg.box.declaration] ?? ""
+        let onArg = byFactory[Container.strictOnArg.box.displayName] ?? ""
         #expect(onArg.contains("a launch argument's comes first"), "\(onArg)")
-        let dependency = byFactory[Container.strictScreenDependency.box.declaration] ?? ""
+        let dependency = byFactory[Container.strictScreenDependency.box.displayName] ?? ""
         // The chain is named while this thread records it: with cycle detection on (debug builds), and also while a
         // `verify` runs anywhere in the process (a parallel test's), so its absence is not checked.
         if CycleDetection.isOn {
             #expect(
                 dependency.contains(
-                    "It was resolved through:\n    \(Container.strictScreen.box.declaration)\n -> "
-                        + Container.strictScreenDependency.box.declaration),
+                    "It was resolved through:\n    \(Container.strictScreen.box.displayName)\n -> "
+                        + Container.strictScreenDependency.box.displayName),
                 "\(dependency)")
         }
     }
@@ -270,8 +270,8 @@ extension Container {
         }
         #expect(
             Set(problems.map(\.factory)) == [
-                Container.strictParameter.box.declaration, Container.strictAsync.box.declaration,
-                Container.strictMainActor.box.declaration,
+                Container.strictParameter.box.displayName, Container.strictAsync.box.displayName,
+                Container.strictMainActor.box.displayName,
             ])
         #expect(problems.count == 3)
     }

@@ -62,13 +62,13 @@ struct DeliveryFixtures: Sendable {
     func modelProblem(_ problem: ResolutionError) -> DeliveryProblem {
         let found: (DeliveryProblem.Kind, Int?) =
             switch problem.kind {
-            case .liveInStrictTest: (.live, factories.firstIndex { $0.box.declaration == problem.factory })
+            case .liveInStrictTest: (.live, factories.firstIndex { $0.box.displayName == problem.factory })
             case .escapedResolution:
                 (
                     problem.distinction == ResolutionError.escapedLiveDistinction ? .escapeLive : .escape,
-                    factories.firstIndex { $0.box.declaration == problem.factory }
+                    factories.firstIndex { $0.box.displayName == problem.factory }
                 )
-            case .captiveDependency: (.captive, dependencies.firstIndex { $0.box.declaration == problem.factory })
+            case .captiveDependency: (.captive, dependencies.firstIndex { $0.box.displayName == problem.factory })
             case .unimplemented: (.unimplemented, endpointNames.firstIndex(of: problem.factory))
             default: (.unrecognized, nil)
             }
@@ -111,9 +111,9 @@ struct DeliveryFixtures: Sendable {
         if kind == .escape && text.contains("strict test") { kind = .escapeLive }
         let names: [(String, Int)] =
             switch kind {
-            case .live, .escape, .escapeLive: factories.enumerated().map { ($1.box.declaration, $0) }
+            case .live, .escape, .escapeLive: factories.enumerated().map { ($1.box.displayName, $0) }
             case .unimplemented: endpointNames.enumerated().map { ("\($1) was called", $0) }
-            case .captive: holders.enumerated().map { ($1.box.declaration, $0) }
+            case .captive: holders.enumerated().map { ($1.box.displayName, $0) }
             case .unrecognized: []
             }
         let first = names.compactMap { name, subject in

@@ -27,7 +27,7 @@ struct DeliveryRun: Sendable {
     static func prepareProcess() {
         Container.Diagnostics.captiveDependencies = .warn
         Container.Diagnostics.escapedResolutions = .warn
-        Container.Diagnostics.treatResolutionsAsDeliberate { Test.current != nil }
+        Container.Diagnostics.recognizeTestTasks { Test.current != nil }
     }
 
     /// Runs it, in a process that ``prepareProcess()`` set up; returns the disagreement, if any.
