@@ -116,7 +116,7 @@ final class FactoryBox: @unchecked Sendable {
     /// Whether the factory was declared with ``Factory/promised(scope:fileID:line:)``: it has no closure of its own.
     var isPromised: Bool { definition.closure == nil }
 
-    /// The factory as messages name it: its type and declaration site, e.g. `Factory<API> (App/Container+API.swift:12)`.
+    /// The factory as messages name it: its type and declaration site, e.g. `Factory<API> (App/Api.swift:12)`.
     var displayName: String { definition.displayName }
 
     /// Overrides the factory with `make` in the current world; from `registerAllServices()`, as its baseline.
