@@ -1,5 +1,5 @@
-// Captive dependencies (a longer-lived instance that resolved a shorter-lived one) and Diagnostics.verify, which
-// reports them, missing promises and cycles without stopping the process.
+// Captive dependencies: a longer-lived instance that resolved a shorter-lived one. verify reports them too; its other
+// reports are in VerificationTests.swift.
 import Forge
 import Testing
 
@@ -35,12 +35,6 @@ extension Container {
     fileprivate static let uniqueClient = Factory { SessionClient() }
     fileprivate static let singletonOfUnique = Factory(scope: .singleton) { Keeper([uniqueClient()]) }
 
-    /// A missing promise two levels down, and a cycle of unique factories.
-    fileprivate static let promisedClient = Factory<SessionClient>.promised()
-    fileprivate static let middle = Factory { CaptiveRepository(promisedClient()) }
-    fileprivate static let root = Factory { Keeper([middle()]) }
-    fileprivate static let verifyCycleA: Factory<Keeper> = Factory { Keeper([verifyCycleB()]) }
-    fileprivate static let verifyCycleB: Factory<Keeper> = Factory { Keeper([verifyCycleA()]) }
 }
 
 @Suite struct CaptiveDependencyTests {
@@ -106,33 +100,6 @@ extension Container {
         }
         #expect(report.problems.isEmpty, "\(report)")
         #expect(report.description == "Forge verified the graph: no problems.")
-    }
-
-    @Test("verify reports a missing promise two levels down, without stopping the process")
-    func verifyFindsAMissingPromise() {
-        let report = Container.Diagnostics.verify { _ = Container.root() }
-        #expect(report.problems.map(\.kind) == [.promiseNotFulfilled])
-        #expect(report.problems.first?.factory.hasPrefix("Factory<SessionClient>") == true)
-        #expect(report.description.hasPrefix("Forge found 1 problem in the graph:\n1. Forge: Factory<SessionClient"))
-    }
-
-    @Test("verify reports a cycle of unique factories with its chain, whatever detectsCycles says")
-    func verifyFindsACycle() {
-        let report = Container.Diagnostics.verify { _ = Container.verifyCycleA() }
-        #expect(report.problems.map(\.kind) == [.circularDependency])
-        #expect(report.problems.first?.chain.count == 3, "\(report)")
-    }
-
-    @Test("verify starts from the caller's registrations, and leaves the caller's scopes alone")
-    func verifyUsesTheCallersRegistrations() {
-        Container.Registrations.isolated {
-            Container.promisedClient.register { SessionClient() }
-            let report = Container.Diagnostics.verify { _ = Container.root() }
-            #expect(report.problems.isEmpty, "\(report)")
-            let before = Container.Scope.captiveSession.isEmpty
-            _ = Container.Diagnostics.verify { _ = Container.sessionRepository() }
-            #expect(Container.Scope.captiveSession.isEmpty == before)
-        }
     }
 
     /// The scopes the grid pairs, as holder and as dependency: each kind, a custom cached one, and a time to live.
