@@ -259,11 +259,13 @@ final class Verification: Sendable {
         CaptiveDependencies.verifying(1)
     }
 
-    /// Stops counting it, ends its world if a problem parked its thread, and returns what it recorded.
+    /// Stops counting it, ends its world, and returns what it recorded. The world ends inside itself: the dispose
+    /// hooks of what it made run there, verify's own work, not in the caller's world (a strict test's, where a
+    /// resolution in a hook would be a live closure).
     private func end() -> [ResolutionError] {
         CaptiveDependencies.verifying(-1)
-        let (problems, wasAbandoned) = state.withLock { ($0.problems, $0.wasAbandoned) }
-        if wasAbandoned { world.end() }
+        let problems = state.withLock { $0.problems }
+        World.inWorld(world) { world.end() }
         return problems
     }
 

@@ -17,6 +17,9 @@ private final class Keeper: Sendable {
     init(_ parts: [AnyObject & Sendable]) { self.parts = parts }
 }
 
+/// How many times verifyDisposed's dispose hook ran.
+private let verifyDisposals = Counter()
+
 extension Container {
     /// A missing promise two levels down, and a cycle of unique factories.
     fileprivate static let verifyPromisedClient = Factory<Client>.promised()
@@ -24,6 +27,13 @@ extension Container {
     fileprivate static let verifyRoot = Factory { Keeper([verifyMiddle()]) }
     fileprivate static let verifyCycleA: Factory<Keeper> = Factory { Keeper([verifyCycleB()]) }
     fileprivate static let verifyCycleB: Factory<Keeper> = Factory { Keeper([verifyCycleA()]) }
+    /// A live service (not marked liveInTests), and a cached instance whose dispose hook resolves it.
+    fileprivate static let verifyLiveService = Factory { Client() }
+    fileprivate static let verifyDisposed = Factory(scope: .cached) { Keeper([]) }.liveInTests
+        .onDispose { _ in
+            _ = verifyLiveService()
+            verifyDisposals.increment()
+        }
     /// A session-scoped instance, for verify's own scopes.
     fileprivate static let verifySessionRepository = Factory(scope: .verifySession) { Repository(Client()) }
 }
@@ -54,5 +64,15 @@ extension Container {
             _ = Container.Diagnostics.verify { _ = Container.verifySessionRepository() }
             #expect(Container.Scope.verifySession.isEmpty == before)
         }
+    }
+
+    @Test("In a strict test, verify's own work, the dispose hooks of what it made included, reports no live closure")
+    func verifysOwnDisposalIsNoLiveClosure() async {
+        let (report, problems) = await collectingProblems(named: "strict", strict: true) {
+            Container.Diagnostics.verify { _ = Container.verifyDisposed() }
+        }
+        #expect(report.problems.isEmpty, "\(report)")
+        #expect(verifyDisposals.value == 1, "verify's world disposed of what it made")
+        #expect(problems.isEmpty, "\(problems)")
     }
 }
