@@ -36,16 +36,24 @@ extension FactoryBox {
 
     /// A synchronous resolution off the fast path: the step around finding or making the instance in the world's
     /// slot, by the scope's path.
+    @inline(__always)  // into resolveObject, as its code was before the step: called, it cost an isolated world's hit
+    // 33 instructions more (Benchmarks/README.md, "The resolution step")
     func resolveStepped(_ parameter: UnsafeRawPointer) -> AnyObject {
-        let world = beginResolution()
-        // The slot is borrowed: the world lives until the resolution returns (the task local that names it holds it),
-        // and the process's world's slots are the boxes.
-        let slot = world?.unretainedSlot(for: self) ?? Unmanaged.passUnretained(self)
-        let made = slot._withUnsafeGuaranteedRef { slot in
-            TraceHook.isActive
-                ? resolveTraced(parameter, in: slot, world: world ?? .global) : resolve(parameter, in: slot)
+        if TraceHook.isActive {
+            let world = beginResolution() ?? .global
+            return endResolution(resolveTraced(parameter, in: world.slot(for: self), world: world))
         }
-        return endResolution(made)
+        // The world is let go of once its slot is found: held across the resolution, it cost a retain and a release
+        // more on every resolution in an isolated world (Benchmarks/README.md, "The resolution step").
+        let slot = unretainedSlot(in: beginResolution())
+        return endResolution(slot._withUnsafeGuaranteedRef { resolve(parameter, in: $0) })
+    }
+
+    /// This factory's slot in `world` (`nil` for the process's), borrowed: the world lives until the resolution
+    /// returns (the task local that names it holds it), and the process's world's slots are the boxes.
+    @inline(__always)
+    private func unretainedSlot(in world: World?) -> Unmanaged<Slot> {
+        world?.unretainedSlot(for: self) ?? Unmanaged.passUnretained(self)
     }
 
     // MARK: Around each run of a closure
