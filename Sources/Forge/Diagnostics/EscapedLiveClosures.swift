@@ -48,9 +48,7 @@ extension ResolutionError {
         _ factory: FactoryBox, running live: FactoryBox.LiveClosure, whileRunning tests: [String],
         through chain: [String]
     ) -> ResolutionError {
-        let reached =
-            chain.isEmpty
-            ? "" : "\nIt was resolved through:\n    \((chain + [factory.displayName]).joined(separator: "\n -> "))"
+        let reached = ResolutionError.resolvedThrough(chain, reaching: factory)
         let running =
             tests.count == 1
             ? "while a strict test runs, \(tests[0]), which does not override it"

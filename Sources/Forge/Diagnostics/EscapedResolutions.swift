@@ -193,9 +193,7 @@ extension ResolutionError {
     static func escapedResolution(
         _ factory: FactoryBox, bypassing worlds: [String], through chain: [String], throughLazyProperty: Bool
     ) -> ResolutionError {
-        let reached =
-            chain.isEmpty
-            ? "" : "\nIt was resolved through:\n    \((chain + [factory.displayName]).joined(separator: "\n -> "))"
+        let reached = ResolutionError.resolvedThrough(chain, reaching: factory)
         let overriding =
             worlds.count == 1
             ? "while \(worlds[0]) overrides it"

@@ -97,9 +97,7 @@ extension ResolutionError {
                 apply: a registration comes first):\(register)\(safe)
                 """
         }
-        let reached =
-            chain.isEmpty
-            ? "" : "\nIt was resolved through:\n    \((chain + [factory.displayName]).joined(separator: "\n -> "))"
+        let reached = ResolutionError.resolvedThrough(chain, reaching: factory)
         return ResolutionError(
             kind: .liveInStrictTest, factory: factory.displayName,
             chain: chain.isEmpty ? [] : chain + [factory.displayName],

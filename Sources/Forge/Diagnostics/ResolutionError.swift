@@ -152,3 +152,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 """ + happenedIn(world))
     }
 }
+
+extension ResolutionError {
+    /// The lines that name the factories whose closures reached `factory`, outermost first, from `chain`, with which
+    /// the messages of escapes and live closures end their first paragraph; nothing for an empty chain.
+    static func resolvedThrough(_ chain: [String], reaching factory: FactoryBox) -> String {
+        chain.isEmpty
+            ? "" : "\nIt was resolved through:\n    \((chain + [factory.displayName]).joined(separator: "\n -> "))"
+    }
+}
