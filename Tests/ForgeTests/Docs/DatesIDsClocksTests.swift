@@ -23,6 +23,25 @@ private struct RandomNumbers: Sendable {
     var next: @Sendable (ClosedRange<Int>) -> Int
 }
 
+/// The article's sequence of IDs, as a test target keeps it.
+private final class UUIDSequence: @unchecked Sendable {
+    // @unchecked: `count` is touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> UUID {
+        Self.id(
+            lock.withLock {
+                count += 1
+                return count
+            })
+    }
+
+    static func id(_ n: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", n))!
+    }
+}
+
 /// A note stamped with an ID and the time it was made.
 private struct Note {
     let id = Container.uuid()
@@ -102,6 +121,26 @@ private final class ManualClock: Clock, @unchecked Sendable {
         let note = Note(text: "hello")
         #expect(note.id == UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
         #expect(note.created == Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    @Test(.isolatedRegistrations(.strict)) func numbersTheNotes() {
+        let ids = UUIDSequence()
+        Container.uuid.register { ids.next() }
+        Container.now.register { Date(timeIntervalSince1970: 1_700_000_000) }
+
+        #expect(Note(text: "first").id == UUIDSequence.id(1))
+        #expect(Note(text: "second").id == UUIDSequence.id(2))
+        #expect(UUIDSequence.id(1).uuidString == "00000000-0000-0000-0000-000000000001")
+        #expect(UUIDSequence.id(255).uuidString == "00000000-0000-0000-0000-0000000000FF")
+        // Asked for from many threads at once (which the test's world is carried to), the sequence hands out each ID
+        // once.
+        let made = Locked<Set<UUID>>([])
+        let registrations = Container.Registrations.capture()
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in
+            let id = registrations.run { Container.uuid() }
+            made.mutate { _ = $0.insert(id) }
+        }
+        #expect(made.value == Set((3...102).map(UUIDSequence.id)))
     }
 
     @Test(.isolatedRegistrations(.strict), .timeLimit(.minutes(1)))
