@@ -63,11 +63,7 @@ extension ResolutionError {
                 live implementation.\(reached)
                 It ran outside every test's task tree, so Forge cannot tell which test started it (a test without \
                 the isolation trait may have, on purpose): it fails no test, and is reported once, as a warning, \
-                naming every strict test that was running. Work that leaves a test's task tree (Task.detached, a \
-                dispatch queue, a thread, a callback delivered on another queue) does not carry its world. Carry it: \
-                capture it where the test's code starts the work, and run the work in it:
-                    let registrations = Container.Registrations.capture()
-                    Task.detached { registrations.run { /* the work */ } }
+                naming every strict test that was running. \(carryTheWorld)
                 If running it in tests is safe, say so where it is declared (\(factory.definition.site)), with \
                 .liveInTests. A test that means to escape says so: \
                 Container.Registrations.expectingEscapes { /* the work */ }.

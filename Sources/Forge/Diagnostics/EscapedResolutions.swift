@@ -187,6 +187,16 @@ enum EscapedResolutions {
 }
 
 extension ResolutionError {
+    /// How work that left a test's task tree takes the test's world along: the remedy the messages of escaped work
+    /// give.
+    static let carryTheWorld = """
+        Work that leaves a test's task tree (Task.detached, a dispatch queue, a thread, a callback delivered on \
+        another queue) does not carry its world. Carry it: capture it where the test's code starts the work, and run \
+        the work in it:
+            let registrations = Container.Registrations.capture()
+            Task.detached { registrations.run { /* the work */ } }
+        """
+
     /// `factory` was resolved in the process's world while the isolated worlds described by `worlds` override it,
     /// inside the closures of the factories `chain` names; with `throughLazyProperty`, by a lazy property, read in the
     /// one world, of an object made outside it.
@@ -215,11 +225,7 @@ extension ResolutionError {
             not the world's.\(reached)
             It ran outside every test's task tree, so Forge cannot tell which test started it (a test that does not \
             override the factory may have): it fails no test, and is reported once, as a warning, naming every test \
-            whose override it bypassed. Work that leaves a test's task tree (Task.detached, a dispatch queue, a \
-            thread, a callback delivered on another queue) does not carry its world. Carry it: capture it where the \
-            test's code starts the work, and run the work in it:
-                let registrations = Container.Registrations.capture()
-                Task.detached { registrations.run { /* the work */ } }
+            whose override it bypassed. \(carryTheWorld)
             A test that means to escape says so: Container.Registrations.expectingEscapes { /* the work */ }.
             To silence this, set Container.Diagnostics.escapedResolutions = .off.
             """

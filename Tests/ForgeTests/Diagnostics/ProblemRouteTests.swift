@@ -312,6 +312,17 @@ private func hearing(
         let message = forTheRun.value.first?.description ?? ""
         #expect(message.components(separatedBy: "the isolated world \"case ").count == 33, "\(message)")
         #expect(message.contains("Forge cannot tell which test started it"), "\(message)")
+        // The remedy: carry the world, written out as the user writes it.
+        #expect(
+            message.contains(
+                """
+                naming every test whose override it bypassed. Work that leaves a test's task tree (Task.detached, a \
+                dispatch queue, a thread, a callback delivered on another queue) does not carry its world. Carry it: \
+                capture it where the test's code starts the work, and run the work in it:
+                    let registrations = Container.Registrations.capture()
+                    Task.detached { registrations.run { /* the work */ } }
+                A test that means to escape says so
+                """), "\(message)")
     }
 
     @Test("Work carried in a world that a failing verify ended gets a world of its own, never the process's")
