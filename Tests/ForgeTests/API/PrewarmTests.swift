@@ -1,8 +1,20 @@
-// prewarm: eager singletons made now, in parallel, off the caller, exactly once with racing first uses.
+// prewarm: eager singletons made now, in parallel, off the caller, exactly once with racing first uses; what it
+// meets is the awaiting test's.
 import Dispatch
 import Forge
+import ForgeTesting
 import Foundation
 import Testing
+
+private final class WarmSession: Sendable {}
+private final class WarmKeeper: Sendable {
+    let session: WarmSession
+    init(_ session: WarmSession) { self.session = session }
+}
+
+extension Container.Scope {
+    fileprivate static let warmSession = Cached(name: "warmSession")
+}
 
 private final class Warmed: Sendable {
     let id: Int
@@ -42,6 +54,9 @@ extension Container {
     }
     fileprivate static let promisedForPrewarm = Factory<Warmed>.promised(scope: .singleton)
     fileprivate static let inWorld = Factory(scope: .cached) { Warmed(0) }
+    fileprivate static let warmSession = Factory(scope: .warmSession) { WarmSession() }.liveInTests
+    /// Captive: a cached keeper of the session's instance.
+    fileprivate static let warmKeeper = Factory(scope: .cached) { WarmKeeper(warmSession()) }.liveInTests
 }
 
 @MainActor
@@ -75,6 +90,20 @@ extension Container {
             await Container.prewarm(Container.inWorld)
             #expect(Container.inWorld() !== outside)
         }
+    }
+
+    @Test(
+        "Under the trait, a captive dependency met by prewarm fails the test that awaited it, by the time it returns",
+        .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
+    func captiveMetByPrewarmIsTheTestsIssue() async throws {
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
+            await Container.prewarm(Container.warmKeeper)
+            #expect(issues.all.map(\.onTheTestsTask) == [true], "recorded on the test's task tree: \(issues.all)")
+        }
+        let test = try #require(Test.current)
+        #expect(issues.count == 1, "\(issues)")
+        #expect(issues.first?.comment.contains("captive dependency. Factory<WarmKeeper>") == true, "\(issues)")
+        #expect(issues.first?.severity == .error && issues.first?.sourceLocation == test.sourceLocation)
     }
 
     @Test("A prewarm that meets a missing promise stops with the message a first use would give")

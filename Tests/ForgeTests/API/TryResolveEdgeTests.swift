@@ -132,17 +132,6 @@ extension Container {
         #expect(try Self.areKeeperCaptive(issues), "\(issues)")
     }
 
-    @Test(
-        "Under the trait, a captive dependency met by prewarm fails the test that awaited it, by the time it returns",
-        .enabled(if: Container.Diagnostics.captiveDependencies == .warn, "release builds look for none by default"))
-    func captiveMetByPrewarmIsTheTestsIssue() async throws {
-        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { issues in
-            await Container.prewarm(Container.tcRepository)
-            #expect(issues.all.map(\.onTheTestsTask) == [true], "recorded on the test's task tree: \(issues.all)")
-        }
-        #expect(try Self.areKeeperCaptive(issues), "\(issues)")
-    }
-
     @Test("A kept instance is returned on the calling thread, decorated there, whatever the debug build checks")
     func keptInstanceOnTheCallingThread() async {
         await #expect(processExitsWith: .success) {

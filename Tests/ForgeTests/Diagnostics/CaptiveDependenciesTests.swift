@@ -37,7 +37,7 @@ extension Container {
 
 }
 
-@Suite struct CaptiveDependencyTests {
+@Suite struct CaptiveDependenciesTests {
     @Test(".warn writes each captive pair once, with both declarations, scopes and the chain")
     func warnsOncePerPair() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
@@ -49,7 +49,7 @@ extension Container {
         }
         let text = standardError(result)
         #expect(text.components(separatedBy: "Forge warning: captive dependency.").count == 2, "\(text)")
-        let site = "ForgeTests/CaptiveDependencyTests.swift"
+        let site = "ForgeTests/CaptiveDependenciesTests.swift"
         #expect(text.contains("Factory<CaptiveRepository> (\(site):23), scope cached"))
         #expect(text.contains("Factory<SessionClient> (\(site):21), scope captiveSession"))
         #expect(text.contains("after the captiveSession scope lets go of that instance"))
@@ -63,9 +63,9 @@ extension Container {
         }
         let text = standardError(result)
         #expect(text.contains("Forge: captive dependency. Factory<CaptiveRepository>"))
-        #expect(text.contains("Give Factory<CaptiveRepository> (ForgeTests/CaptiveDependencyTests.swift:23) a"))
+        #expect(text.contains("Give Factory<CaptiveRepository> (ForgeTests/CaptiveDependenciesTests.swift:23) a"))
         // The advice that fixes it: resolve the dependency where it is used. A lazy property keeps its first value.
-        #expect(text.contains("or resolve Factory<SessionClient> (ForgeTests/CaptiveDependencyTests.swift:21) where"))
+        #expect(text.contains("or resolve Factory<SessionClient> (ForgeTests/CaptiveDependenciesTests.swift:21) where"))
         #expect(text.contains("a @LazyInjected property keeps its first value, just as captive"))
     }
 

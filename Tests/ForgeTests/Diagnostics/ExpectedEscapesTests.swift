@@ -17,7 +17,7 @@ extension Container {
     fileprivate static let unescapedFeed = Factory { Feed("live") }
 }
 
-@Suite(.isolatedRegistrations) struct ExpectingEscapesTests {
+@Suite(.isolatedRegistrations) struct ExpectedEscapesTests {
     // An escape that was not absorbed would fail the run: the trait reports it once, to no test.
     @Test("An escape from a detached task is absorbed: the test passes, whatever the build's policy")
     func absorbsADetachedEscape() async {
@@ -45,7 +45,7 @@ extension Container {
         }
         #expect(escapes?.map(\.kind) == [.escapedResolution])
         #expect(
-            escapes?.first?.description.contains("Factory<Feed> (ForgeTests/ExpectingEscapesTests.swift:") == true)
+            escapes?.first?.description.contains("Factory<Feed> (ForgeTests/ExpectedEscapesTests.swift:") == true)
     }
 
     @Test("No escape during the body is an issue of the test, at the call")

@@ -31,7 +31,7 @@ private let recorded = Locked<[ResolutionEvent]>([])
 private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
     recorded.value = []
     Container.Diagnostics.trace = { event in
-        if event.site.hasPrefix("ForgeTests/TraceTests.swift") { recorded.mutate { $0.append(event) } }
+        if event.site.hasPrefix("ForgeTests/TraceHookTests.swift") { recorded.mutate { $0.append(event) } }
     }
     defer { Container.Diagnostics.trace = nil }
     body()
@@ -39,7 +39,7 @@ private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
 }
 
 /// The trace hook is global, so these tests run one at a time and restore it.
-@Suite(.serialized) struct TraceTests {
+@Suite(.serialized) struct TraceHookTests {
     @Test("Each event says the factory, its site, scope, source, depth and parent")
     func events() throws {
         let events = recordTrace {
@@ -52,7 +52,7 @@ private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
             }
         }
         let branch = try #require(events.first { $0.type == "TracedBranch" })
-        #expect(branch.factory.hasPrefix("Factory<TracedBranch> (ForgeTests/TraceTests.swift:"))
+        #expect(branch.factory.hasPrefix("Factory<TracedBranch> (ForgeTests/TraceHookTests.swift:"))
         #expect(branch.scope == "unique")
         #expect(branch.source == .new)
         #expect(branch.depth == 0 && branch.parent == nil)
@@ -72,7 +72,7 @@ private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
     func aHookThatResolves() {
         let sent = Counter()
         Container.Diagnostics.trace = { event in
-            guard event.site.hasPrefix("ForgeTests/TraceTests.swift") else { return }
+            guard event.site.hasPrefix("ForgeTests/TraceHookTests.swift") else { return }
             sent.increment()
             _ = Container.tracedOverride()
         }
@@ -109,11 +109,11 @@ private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
             _ = Container.tracedBranch()
         }
         // registerAllServices() of this test process resolves too, in a tree of its own.
-        let lines = standardError(result).split(separator: "\n").map(String.init).filter { $0.contains("TraceTests") }
+        let lines = standardError(result).split(separator: "\n").map(String.init).filter { $0.contains("TraceHookTests") }
         #expect(lines.count == 4)
-        #expect(lines.first?.hasPrefix("Factory<TracedBranch> (ForgeTests/TraceTests.swift:") == true)
+        #expect(lines.first?.hasPrefix("Factory<TracedBranch> (ForgeTests/TraceHookTests.swift:") == true)
         #expect(lines.first?.contains(" unique: new in ") == true)
-        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  Factory<TracedLeaf> (ForgeTests/TraceTests.swift:") })
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  Factory<TracedLeaf> (ForgeTests/TraceHookTests.swift:") })
         #expect(lines.last?.contains(" graph: graph in ") == true)
     }
 }

@@ -21,7 +21,7 @@ private func resolved(in context: RunContext) -> String {
     Container.Registrations.isolated(runContext: context) { Container.contextual() }
 }
 
-@Suite struct ContextTests {
+@Suite struct ContextsTests {
     @Test("Precedence: a registration, a launch argument, a preview, a test run, a debug build, the own closure")
     func precedence() {
         let preview = ["XCODE_RUNNING_FOR_PREVIEWS": "1"]

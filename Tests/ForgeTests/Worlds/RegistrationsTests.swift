@@ -10,7 +10,7 @@ extension Container {
     fileprivate static let wrapper = Factory(scope: .singleton) { [greeting()] }
 }
 
-@Suite struct RegistrationTests {
+@Suite struct RegistrationsTests {
     @Test func registerOverridesAndResetRestores() {
         Container.Registrations.isolated {
             Container.greeting.register { MockGreeting() }

@@ -14,7 +14,7 @@ extension Container {
     fileprivate static let resettableTracked = Factory(scope: .singleton) { Tracked(id: made.increment()) }
 }
 
-@Suite struct ResetOptionsTests {
+@Suite struct FactoryResetOptionsTests {
     @Test("reset(.registration) drops the override and keeps the instance the override made")
     func registrationOnly() {
         Container.Registrations.isolated {

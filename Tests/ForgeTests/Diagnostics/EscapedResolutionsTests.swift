@@ -70,7 +70,7 @@ private final class LazyUser: @unchecked Sendable {
     @LazyInjected(Container.escapeLazy) var service
 }
 
-@Suite struct EscapedResolutionTests {
+@Suite struct EscapedResolutionsTests {
     @Test("Two tests in parallel: an escape reaches the expecting world it bypassed, with the factory and the remedy")
     func eachEscapeGoesToItsTest() async {
         async let first = collectingProblems(named: "first", expectingEscapes: true) {
@@ -90,7 +90,7 @@ private final class LazyUser: @unchecked Sendable {
         let message = firstProblems.first?.description ?? ""
         #expect(
             message.contains(
-                "Forge: escaped resolution. Factory<Endpoint> (ForgeTests/EscapedResolutionTests.swift:14)"))
+                "Forge: escaped resolution. Factory<Endpoint> (ForgeTests/EscapedResolutionsTests.swift:14)"))
         #expect(message.contains("while the isolated world \"first\""), "\(message)")
         #expect(!message.contains("\"second\""))
         #expect(message.contains("Container.Registrations.capture()"))
@@ -253,7 +253,7 @@ private final class LazyUser: @unchecked Sendable {
         #if DEBUG
             #expect(text.components(separatedBy: "Forge warning: escaped resolution.").count == 2, "\(text)")
             #expect(
-                text.contains("while the isolated world \"preview\" (made at ForgeTests/EscapedResolutionTests.swift:"))
+                text.contains("while the isolated world \"preview\" (made at ForgeTests/EscapedResolutionsTests.swift:"))
         #else
             #expect(!text.contains("escaped"))
         #endif

@@ -54,7 +54,7 @@ extension Container {
 /// Lets the two closures of a cycle across threads each start before either resolves the other.
 private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(value: 0))
 
-@Suite struct CycleTests {
+@Suite struct CycleDetectionTests {
     @Test func aCycleStopsWithTheWholeChainInOrder() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Container.Diagnostics.detectsCycles = true
@@ -64,7 +64,7 @@ private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(
         #expect(text.contains("Forge: circular dependency."))
         let steps = text.split(separator: "\n").filter { $0.contains("Factory<") }
         try #require(steps.count == 4)
-        let site = "(ForgeTests/CycleTests.swift:"
+        let site = "(ForgeTests/CycleDetectionTests.swift:"
         #expect(steps[0].hasPrefix("    Factory<CycleA> \(site)"))
         #expect(steps[1].hasPrefix(" -> Factory<CycleB> \(site)"))
         #expect(steps[2].hasPrefix(" -> ParameterFactory<Int, CycleC> \(site)"))
@@ -91,7 +91,7 @@ private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(
             _ = Container.selfCycle()
         }
         let text = standardError(result)
-        #expect(text.contains("Factory<Tracked> (ForgeTests/CycleTests.swift:"))
+        #expect(text.contains("Factory<Tracked> (ForgeTests/CycleDetectionTests.swift:"))
         #expect(text.contains("was resolved again while its own closure was still making its instance"))
     }
 
@@ -117,7 +117,7 @@ private let acrossGates = (a: DispatchSemaphore(value: 0), b: DispatchSemaphore(
         }
         let text = standardError(result)
         #expect(text.contains("Forge: circular dependency across threads."))
-        #expect(text.contains("Factory<Tracked> (ForgeTests/CycleTests.swift:"))
+        #expect(text.contains("Factory<Tracked> (ForgeTests/CycleDetectionTests.swift:"))
     }
 
     /// With detection off, as in a release build, a cycle of unique factories must stop with Forge's message at the
