@@ -6,6 +6,11 @@
 #   // expect: clean                    compiles with warnings as errors
 #   // expect-diagnostic: TEXT          does not compile with warnings as errors, and the compiler says TEXT
 #
+# A snippet may import modules of its own besides Forge, each compiled first from one file (from the repository's
+# root), in the same language mode and lane as the snippet: a way to show what two modules that declare one name do.
+#
+#   // other-module: App Tests/CompileChecks/Modules/App.swift
+#
 # A sample (below), or a snippet with a "main-actor-default" header, is compiled a second time in a module with the
 # settings Xcode 26 gives every new app target: the main actor as the default isolation,
 # NonisolatedNonsendingByDefault and InferIsolatedConformances. It must have the same outcome there, unless its
@@ -43,10 +48,16 @@ trap 'rm -rf "$scratch"' EXIT
 # and some diagnostics come from one only (the SIL job's flow checks, the module job's isolated conformances), so
 # each runs on its own, and one's errors do not hide the other's.
 check() {
-    local output compiled=1 diagnostics module
+    local output="" compiled=1 diagnostics module name path
     module=$(mktemp -d "$scratch/module.XXXXXX")
-    output=$(swiftc -emit-sil -o /dev/null "${flags[@]}" "$@" -swift-version "$version" "$snippet" 2>&1) || compiled=0
-    output+=$'\n'$(swiftc -emit-module -emit-module-path "$module/Snippet.swiftmodule" "${flags[@]}" "$@" \
+    while read -r name path; do
+        [[ -n "$name" ]] || continue
+        output+=$(swiftc -emit-module -emit-module-path "$module/$name.swiftmodule" -module-name "$name" \
+            -parse-as-library "${flags[@]}" "$@" -swift-version "$version" "$path" 2>&1)$'\n' || compiled=0
+    done <<< "$other_modules"
+    output+=$(swiftc -emit-sil -o /dev/null -I "$module" "${flags[@]}" "$@" -swift-version "$version" "$snippet" \
+        2>&1) || compiled=0
+    output+=$'\n'$(swiftc -emit-module -emit-module-path "$module/Snippet.swiftmodule" -I "$module" "${flags[@]}" "$@" \
         -swift-version "$version" "$snippet" 2>&1) || compiled=0
     # Only the compiler's diagnostics about the snippet count: "FILE:LINE:COLUMN: error|warning|note: ...".
     diagnostics=$(grep -E "^$snippet:[0-9]+:[0-9]+: (error|warning|note): " <<< "$output" || true)
@@ -62,7 +73,7 @@ check() {
 
 # Checks one snippet: its sample against its sources, then its outcome in each lane. Prints PASS or FAIL lines.
 check_snippet() {
-    local snippet=$1 markers sample marker source text version clean diagnostic lane main_actor
+    local snippet=$1 markers sample marker source text version clean diagnostic lane main_actor other_modules
     # The sample follows the last marker line; each marker names a file that must hold it.
     markers=$(grep -E "^// The (README's sample|sample of [^ ]+), from here to the end\.$" "$snippet" || true)
     if [[ -n "$markers" ]]; then
@@ -81,6 +92,7 @@ check_snippet() {
         done <<< "$markers"
     fi
     version=$(sed -n 's|^// swift-version: ||p' "$snippet")
+    other_modules=$(sed -n 's|^// other-module: ||p' "$snippet")
     clean=$(grep -c '^// expect: clean$' "$snippet" || true)
     diagnostic=$(sed -n 's|^// expect-diagnostic: ||p' "$snippet")
     if [[ -z "$version" || ( "$clean" == 0 && -z "$diagnostic" ) || ( "$clean" != 0 && -n "$diagnostic" ) ]]; then

@@ -66,6 +66,10 @@ public func unimplemented<each Argument>(
 }
 
 /// What a throwing stand-in made by `unimplemented` throws.
+///
+/// An app that declares a type of its own with this name keeps using its own in its module. A module that imports
+/// both, such as the app's test target, names the one it means: `Forge.UnimplementedEndpoint`, or
+/// `import struct App.UnimplementedEndpoint` for the app's (the README's "Name clashes" shows both).
 public struct UnimplementedEndpoint: Error, Sendable, CustomStringConvertible {
     /// What the stand-in calls the endpoint, such as `"APIClient.save"`.
     public let endpoint: String
