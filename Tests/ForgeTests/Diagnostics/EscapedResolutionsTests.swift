@@ -253,7 +253,8 @@ private final class LazyUser: @unchecked Sendable {
         #if DEBUG
             #expect(text.components(separatedBy: "Forge warning: escaped resolution.").count == 2, "\(text)")
             #expect(
-                text.contains("while the isolated world \"preview\" (made at ForgeTests/EscapedResolutionsTests.swift:"))
+                text.contains("while the isolated world \"preview\" (made at ForgeTests/EscapedResolutionsTests.swift:")
+            )
         #else
             #expect(!text.contains("escaped"))
         #endif

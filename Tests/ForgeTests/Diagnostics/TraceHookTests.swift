@@ -109,11 +109,14 @@ private func recordTrace(_ body: () -> Void) -> [ResolutionEvent] {
             _ = Container.tracedBranch()
         }
         // registerAllServices() of this test process resolves too, in a tree of its own.
-        let lines = standardError(result).split(separator: "\n").map(String.init).filter { $0.contains("TraceHookTests") }
+        let lines = standardError(result).split(separator: "\n").map(String.init).filter {
+            $0.contains("TraceHookTests")
+        }
         #expect(lines.count == 4)
         #expect(lines.first?.hasPrefix("Factory<TracedBranch> (ForgeTests/TraceHookTests.swift:") == true)
         #expect(lines.first?.contains(" unique: new in ") == true)
-        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  Factory<TracedLeaf> (ForgeTests/TraceHookTests.swift:") })
+        #expect(
+            lines.dropFirst().allSatisfy { $0.hasPrefix("  Factory<TracedLeaf> (ForgeTests/TraceHookTests.swift:") })
         #expect(lines.last?.contains(" graph: graph in ") == true)
     }
 }
