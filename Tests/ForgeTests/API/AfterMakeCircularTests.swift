@@ -65,6 +65,12 @@ extension Container {
     fileprivate static let sessionChild: Factory<Child> = Factory {
         Child(parent: sessionParent(), other: try? sessionParent.tryResolve())
     }
+    fileprivate static let expiringParent: Factory<Parent> = Factory(scope: .cached) { Parent() }
+        .timeToLive(60)
+        .afterMake { $0.child = expiringChild() }
+    fileprivate static let expiringChild: Factory<Child> = Factory {
+        Child(parent: expiringParent(), other: try? expiringParent.tryResolve())
+    }
     /// One instance per value: the first's hook resolves the second, whose child asks for both.
     fileprivate static let keyedParent: ParameterFactory<Int, Parent> = ParameterFactory(scope: .cached) {
         Parent($0)
@@ -135,7 +141,7 @@ private func expectCompleted(_ parent: Parent, sourceLocation: SourceLocation = 
         }
     }
 
-    @Test("So does resolving a cached, singleton, shared or session-scoped one, which the scope then keeps")
+    @Test("So does resolving a cached, singleton, shared, session-scoped or expiring one, which the scope then keeps")
     func scopesThatKeepInstances() throws {
         try Container.Registrations.isolated {
             let cached = Container.cachedParent()
@@ -152,6 +158,9 @@ private func expectCompleted(_ parent: Parent, sourceLocation: SourceLocation = 
             let session = Container.sessionParent()
             try expectCompleted(session)
             #expect(Container.sessionParent() === session)
+            let expiring = Container.expiringParent()
+            try expectCompleted(expiring)
+            #expect(Container.expiringParent() === expiring)
         }
     }
 
