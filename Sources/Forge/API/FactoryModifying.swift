@@ -227,8 +227,7 @@ extension FactoryModifying {
     /// - **When.** On the thread that made the instance (for an async factory, in the task that made it), right
     ///   after the closure, outside every Forge lock, as a part of making the instance: a scoped instance is cached,
     ///   and callers waiting for it get it, only after the hook returned. It may resolve other factories (they nest
-    ///   under this one, for cycle detection and captive dependencies), but resolving this factory itself from it is
-    ///   a circular dependency, as from its closure.
+    ///   under this one, for cycle detection and captive dependencies).
     /// - **Order.** Several `afterMake` hooks run in the order they were declared. The global decorator
     ///   (``SharedContainer/Decorator/decorate``) runs later, on every resolution, hits included.
     /// - **Kinds.** A main-actor factory's hook runs on the main actor, where the instance was made. An async
@@ -240,6 +239,25 @@ extension FactoryModifying {
     ///         .afterMake { await $0.migrate() }
     /// }
     /// ```
+    ///
+    /// Inside the hook, resolving this factory itself gets the instance being completed, as Swinject's
+    /// `initCompleted` does, so the hook can wire a child that refers back to it:
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     static let parent = Factory(scope: .graph) { Parent() }
+    ///         .afterMake { $0.child = child() }
+    ///     // Resolved from parent's hook, `parent()` is the parent being completed.
+    ///     static let child: Factory<Child> = Factory(scope: .graph) { Child(parent: parent()) }
+    /// }
+    /// ```
+    ///
+    /// That holds on the thread that made the instance (for an async factory, in its task and the tasks that task
+    /// starts), in every scope with an instance to share: `graph`, `cached`, `singleton`, `shared` and custom ones
+    /// of those kinds, with `timeToLive` or `scopeOnParameters` too (there, the instance of an equal value). Every
+    /// other caller still waits until the hook returned. A `unique` factory has no instance to share: resolving it
+    /// from its own hook is a circular dependency, as from its closure. Resolve the parent first: resolving the child
+    /// first is a cycle, since the child's closure needs the parent, whose hook needs a child not made yet.
     ///
     /// Apply it where the factory is declared: it returns a new factory.
     public func afterMake(_ hook: AfterMakeHook) -> Self {

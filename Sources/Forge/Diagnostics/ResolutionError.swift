@@ -140,6 +140,16 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     static func circularDependency(_ chain: [FactoryBox], in world: World) -> ResolutionError {
         let start = chain.firstIndex { $0 === chain.last } ?? 0
         let steps = chain[start...].map(\.displayName)
+        // Resolved from its own afterMake hook, a factory of another scope gets the instance being completed.
+        var hook = ""
+        if let last = chain.last, last.kind == .unique, last.definition.afterMake != nil {
+            hook = """
+
+                \(last.displayName) is unique, so its afterMake hook has no instance to share: if the hook is what \
+                resolves it again, give it a scope (graph makes one per resolution, as Swinject's default does), and \
+                what the hook resolves gets the instance being completed.
+                """
+        }
         return ResolutionError(
             kind: .circularDependency, factory: steps.last ?? "", chain: steps,
             world: world.description,
@@ -149,7 +159,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                     \(steps.joined(separator: "\n -> "))
                 Break the cycle: inject one of these lazily (@LazyInjected, or resolve it later in a method), or move \
                 the shared part into a factory of its own.
-                """ + happenedIn(world))
+                """ + hook + happenedIn(world))
     }
 }
 

@@ -25,6 +25,15 @@ final class AsyncCreation: Sendable {
         var lastWaiter = 0
     }
 
+    /// The creations whose instances the current task, or a task that started it, is completing, innermost last:
+    /// their `afterMake` hooks run around it (``FactoryBox/finishMakingAsync(_:for:_:)``). A resolution there that
+    /// would await one of them gets its instance instead (``instanceBeingCompleted``).
+    @TaskLocal static var completing: [(creation: AsyncCreation, made: MadeObject)] = []
+
+    /// The instance being completed by the current task or one that started it, when its `afterMake` hook runs
+    /// around this call; `nil` otherwise: then a caller awaits the creation.
+    var instanceBeingCompleted: AnyObject? { Self.completing.last { $0.creation === self }?.made.object }
+
     /// The factory whose instance it makes.
     let factory: FactoryBox
     private let state = Locked(State())

@@ -126,6 +126,8 @@ extension FactoryBox {
             case .found(let instance):
                 return instance
             case .await(let creation):
+                // Its afterMake hook runs around this resolution: the instance it completes (finishMakingAsync).
+                if let made = creation.instanceBeingCompleted { return made }
                 switch try await creation.outcome(cancellable: throwsOnCancellation) {
                 case .made(let made): return made.object
                 case .failed(let error): throw error
@@ -154,7 +156,8 @@ extension FactoryBox {
         creation.start()
         let result: Result<MadeObject, any Error>
         do {
-            result = .success(MadeObject(object: try await runClosureAsync(parameter, in: slot, world: world)))
+            result = .success(
+                MadeObject(object: try await runClosureAsync(parameter, in: slot, world: world, for: creation)))
         } catch {
             result = .failure(error)
         }
@@ -220,16 +223,22 @@ extension FactoryBox {
     /// unfulfilled promise, or a circular dependency this resolution would close in the current task.
     func checkResolvableAsync(_ parameter: any Sendable = ()) throws(ResolutionError) {
         let world = World.current
+        let slot = world.slot(for: self)
+        let target = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
+        let creation = target.withLock { $0.asyncCreation }
+        // No closure runs for the graph's instance, nor for one whose afterMake hook runs around this call.
+        if creation?.instanceBeingCompleted != nil { return }
+        if kind == .graph, let enclosing = TaskResolutionState.current, enclosing.factory != nil,
+            enclosing.graph.instance(of: self) != nil
+        {
+            return
+        }
         if let chain = TaskResolutionState.cycle(closedBy: self, with: parameter) {
             throw ResolutionError.circularDependency(chain, in: world)
         }
-        let slot = world.slot(for: self)
-        let target = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
         // A creation under way whose task awaits, directly or through others, one this task runs: awaiting it would
         // close a cycle across tasks.
-        if let creation = target.withLock({ $0.asyncCreation }), let task = TaskIdentity.current,
-            let cycle = AsyncWaits.cycle(task, awaiting: creation)
-        {
+        if let creation, let task = TaskIdentity.current, let cycle = AsyncWaits.cycle(task, awaiting: creation) {
             throw ResolutionError.circularDependency(AsyncCreation.chain(closedBy: cycle), in: world)
         }
         guard isPromised else { return }

@@ -15,7 +15,8 @@
 @usableFromInline
 struct Creation: Sendable {
     private var maker: ThreadIdentity?
-    private var hasWaiters = false
+    /// Whether a thread waits, or is about to park, for the claim to end.
+    private(set) var hasWaiters = false
 
     @usableFromInline init() {}
 

@@ -81,6 +81,8 @@ extension FactoryBox {
         // A kept instance runs no closure: it closes no cycle and nests nothing, so a factory that keeps one instance
         // per parameter value may try its own instance for another value.
         if kind != .unique && kind != .graph, let kept = liveInstance(in: target, world: world) { return kept }
+        // So does the graph's instance, and one this thread is completing in its afterMake hook (finishMaking).
+        if kind != .unique, let made = instanceBeingCompleted(parameter, in: slot) { return made }
         let depth = ThreadResolutionState.depth
         if depth >= ThreadResolutionState.depthLimit {
             throw ResolutionError.nestedTooDeep(
@@ -152,6 +154,8 @@ extension FactoryBox {
         case .found:
             return found!
         case .reentered:
+            // This thread's own claim: inside the instance's afterMake hook (finishMaking), the instance; else a cycle.
+            if let made = instanceBeingCompleted(parameter, in: source) { return made }
             Report.circularDependency(reentering: self)
         case .waitCycle:
             Report.circularDependencyAcrossThreads(waitingFor: displayName)
@@ -189,13 +193,34 @@ extension FactoryBox {
     /// The instance shared by the current top-level resolution on this thread.
     ///
     /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
-    /// own closure asking would be a cycle), so its instance is not recorded.
+    /// own closure asking would be a cycle), so its instance is not recorded; but for its `afterMake` hook, whose
+    /// resolutions get it (finishMaking records it first).
     func graphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
         let isTopLevel = ThreadResolutionState.depth == 0
         let made = runClosure(parameter, in: slot)
         if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
         return made
+    }
+}
+
+extension FactoryBox {
+    /// The instance of this factory with `parameter`, in `slot`, that a resolution on this thread gets without running
+    /// a closure while its `afterMake` hook runs (``finishMaking(_:with:in:)``): for a `graph` scope, the current
+    /// top-level resolution's instance; for a scope that keeps instances, the one being completed, made in `slot`
+    /// with an equal parameter where the scope keeps one per value. `nil` for none, and always for `unique`, which
+    /// has none to share.
+    func instanceBeingCompleted(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject? {
+        switch kind {
+        case .unique: return nil
+        case .graph: return ThreadResolutionState.graphInstance(of: self)
+        case .cached, .singleton, .shared:
+            guard definition.afterMake != nil else { return nil }
+            let key = definition.parameterKey
+            return ThreadResolutionState.current.instanceBeingCompleted(in: slot) { made in
+                key.map { $0(made) == $0(parameter) } ?? true
+            }
+        }
     }
 }
 

@@ -77,19 +77,20 @@ extension FactoryBox {
         if slot === self && World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
         let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
-        if let registration { return finishMaking(registration.make.run(with: parameter)) }
+        if let registration { return finishMaking(registration.make.run(with: parameter), with: parameter, in: slot) }
         if plainClosure != nil { return plainClosure.unsafelyUnwrapped(parameter) }  // no hook: see plainClosure
         guard let make = closureForCurrentContext(tried: TriedPromise.isTried(self)) else {
             return TriedPromise.unfulfilled
         }
-        return finishMaking(make.run(with: parameter))
+        return finishMaking(make.run(with: parameter), with: parameter, in: slot)
     }
 
     /// ``runClosure(_:in:)`` for an async resolution in `world`: the live-closure check, the cycle check and the
-    /// chain of the task's resolutions (``TaskResolutionState``), and the async `afterMake` hook, awaited. An
-    /// unfulfilled promise throws, for the caller's `tryResolve()` or its stop.
-    func runClosureAsync(_ parameter: any Sendable, in slot: Slot, world: World) async throws
-        -> AnyObject
+    /// chain of the task's resolutions (``TaskResolutionState``), and the async `afterMake` hook, awaited
+    /// (``finishMakingAsync(_:for:_:)``, for `creation`, the one that runs this closure in a scope that keeps
+    /// instances). An unfulfilled promise throws, for the caller's `tryResolve()` or its stop.
+    func runClosureAsync(_ parameter: any Sendable, in slot: Slot, world: World, for creation: AsyncCreation? = nil)
+        async throws -> AnyObject
     {
         TaskResolutionState.checkCycle(self, with: parameter)
         let summary = slot.summary
@@ -106,7 +107,7 @@ extension FactoryBox {
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
         let made = try await TaskResolutionState.making(self, with: parameter) {
             let made = MadeObject(object: try await make.runAsync(with: parameter))
-            if let hook { await hook(made.object) }
+            if let hook { await finishMakingAsync(made, for: creation, hook) }
             return made
         }
         return made.object
@@ -139,10 +140,41 @@ extension FactoryBox {
         return registration
     }
 
-    /// Calls the synchronous `afterMake` hook with `made`, a new instance, if the factory has one: it is a part of
-    /// making the instance, run before any caller gets it. Returns `made`.
-    func finishMaking(_ made: AnyObject) -> AnyObject {
-        if case .sync(let hook)? = definition.afterMake { hook(made) }
+    /// Calls the synchronous `afterMake` hook with `made`, a new instance made in `slot` with the parameter at
+    /// `parameter`, if the factory has one: it is a part of making the instance, run before any caller gets it.
+    ///
+    /// While the hook runs, a resolution of this factory on this thread that would get this instance gets it (a
+    /// child it wires may refer back to it), though other threads still wait for it: a `graph` scope's is recorded
+    /// for the current top-level resolution first (graphInstance records it again, as the same), and a kept one's is
+    /// listed as being completed, which createOnce finds when this thread's own claim stops it
+    /// (``instanceBeingCompleted(_:in:)``). A `unique` one has none to share: resolving it here is a cycle.
+    func finishMaking(_ made: AnyObject, with parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
+        guard case .sync(let hook)? = definition.afterMake else { return made }
+        switch kind {
+        case .unique:
+            hook(made)
+        case .graph:
+            if !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
+            hook(made)
+        case .cached, .singleton, .shared:
+            ThreadResolutionState.current.completing(made, madeIn: slot, with: parameter) { hook(made) }
+        }
         return made
+    }
+
+    /// Awaits `hook`, the async `afterMake` hook, with `made`, a new instance, in its closure's task, as
+    /// ``finishMaking(_:with:in:)`` calls a synchronous one: while it runs, a resolution of this factory in this task,
+    /// or in a task it starts, that would get this instance gets it, though other tasks still await it. A `graph`
+    /// scope's is recorded for the current top-level async resolution first; a kept one's `creation` is listed as
+    /// being completed (``AsyncCreation/completing``), which a resolution that would await it finds.
+    private func finishMakingAsync(
+        _ made: MadeObject, for creation: AsyncCreation?, _ hook: @Sendable (AnyObject) async -> Void
+    ) async {
+        if kind == .graph && !isNil(made.object), let resolution = TaskResolutionState.current {
+            _ = resolution.graph.record(made.object, of: self)
+        }
+        guard let creation else { return await hook(made.object) }
+        let completing = AsyncCreation.completing + [(creation, made)]
+        await AsyncCreation.$completing.withValue(completing) { await hook(made.object) }
     }
 }

@@ -1,8 +1,8 @@
 // Forge: what one thread tracks while it resolves.
 internal import CForge
 
-/// What the current thread tracks while it resolves: how deep it is, the graph scope's instances and the chain
-/// of factories being made.
+/// What the current thread tracks while it resolves: how deep it is, the graph scope's instances, the chain
+/// of factories being made and the instances its `afterMake` hooks complete.
 ///
 /// A factory closure runs synchronously on the thread that resolves it, so the resolutions it makes nest on that
 /// thread: the depth tells a top-level resolution from a nested one, and the chain shows a cycle. Two threads
@@ -28,6 +28,10 @@ final class ThreadResolutionState {
     /// instances, so arrays searched linearly beat a dictionary, and they keep their storage between resolutions.
     @exclusivity(unchecked) private var graphFactories: [AnyObject] = []
     @exclusivity(unchecked) private var graphInstances: [AnyObject] = []
+    /// The instances of scopes that keep them whose `afterMake` hooks run on this thread, innermost last, each with
+    /// the slot it was made in and a pointer to its parameter (valid while its hook runs): what a resolution of one
+    /// of them on this thread gets (``FactoryBox/instanceBeingCompleted(_:in:)``).
+    private var completing: [(slot: Slot, parameter: UnsafeRawPointer, instance: AnyObject)] = []
     /// While tracing, the factories whose traced resolutions run on this thread, outermost first.
     var traced: [String] = []
     /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
@@ -63,6 +67,20 @@ final class ThreadResolutionState {
     func removeLastFromChain() {
         chain.removeLast()
         chainParameters.removeLast()
+    }
+
+    /// Runs `hook`, the `afterMake` hook of `instance`, made in `slot` with the parameter at `parameter`, with the
+    /// instance listed as being completed on this thread.
+    func completing(_ instance: AnyObject, madeIn slot: Slot, with parameter: UnsafeRawPointer, _ hook: () -> Void) {
+        completing.append((slot, parameter, instance))
+        defer { completing.removeLast() }
+        hook()
+    }
+
+    /// The innermost instance being completed on this thread (``completing(_:madeIn:with:_:)``) that was made in
+    /// `slot` with a parameter that `matches`.
+    func instanceBeingCompleted(in slot: Slot, where matches: (UnsafeRawPointer) -> Bool) -> AnyObject? {
+        completing.last { $0.slot === slot && matches($0.parameter) }?.instance
     }
 
     /// Where in ``chain`` the cycle starts that resolving `factory` with the parameter at `parameter` would close, or
