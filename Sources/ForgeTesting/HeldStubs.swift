@@ -7,6 +7,7 @@ import Foundation
 // overload beside Forge's `@Sendable` one would be ambiguous, and one that is disfavored would lose. The closure is
 // unlabeled here so that these can call Forge's, by its label, without calling themselves.
 
+/// What ForgeTesting adds to a factory: a `register` whose closure may capture a stub the test holds.
 extension Factory {
     /// Overrides the factory's closure in the current world, from a test: the closure may capture a non-`Sendable`
     /// stub that the test holds and reads afterwards.
@@ -16,7 +17,7 @@ extension Factory {
     /// Container.repository.register { stub }
     /// ```
     ///
-    /// It does what ``Forge/Factory/register(factory:)`` does, without the compiler's check of what the closure
+    /// It does what Forge's `register(factory:)` does, without the compiler's check of what the closure
     /// captures: code that resolves the factory on another thread shares the stub with the test, and two threads
     /// that use it at once race. In a world of the test's own (`.isolatedRegistrations`, ``IsolatedTestCase``) only
     /// the test's own work sees the registration. A closure written in main-actor code (or another actor's) is
@@ -37,6 +38,7 @@ extension Factory {
     }
 }
 
+/// What ForgeTesting adds to a factory of a `Sendable` type: a `register` checked as app code's.
 extension Factory where T: Sendable {
     /// Overrides the factory's closure in the current world, from a test, checked as app code's is: it captures only
     /// `Sendable` values, and any thread may run it.
@@ -48,6 +50,7 @@ extension Factory where T: Sendable {
     }
 }
 
+/// What ForgeTesting adds to a parameter factory: a `register` whose closure may capture a stub the test holds.
 extension ParameterFactory {
     /// Overrides the factory's closure in the current world, from a test: the closure may capture a non-`Sendable`
     /// stub that the test holds. See ``Forge/Factory/register(fileID:line:isolation:_:)``.
@@ -68,6 +71,7 @@ extension ParameterFactory {
     }
 }
 
+/// What ForgeTesting adds to a parameter factory of a `Sendable` type: a `register` checked as app code's.
 extension ParameterFactory where T: Sendable {
     /// Overrides the factory's closure in the current world, from a test, checked as app code's is. See
     /// ``Forge/Factory/register(_:)``.
