@@ -23,8 +23,9 @@ final class TaskResolutionState: Sendable {
     let graph: AsyncGraph
     /// The trace's tree of the current top-level async resolution.
     let tree: TraceTree
-    /// Set once the closure returned: the task may be gone, and another may take its address.
-    private let finished = AtomicCounter()
+    /// 1 once the closure returned (the task may be gone, and another may take its address), plus 2 for each
+    /// resolution it made as it ran (``noteResolution()``): one word, so that a closure's run allocates no more.
+    private let progress = AtomicCounter()
 
     /// The current task's, or `nil` outside any async factory's closure.
     @TaskLocal static var current: TaskResolutionState?
@@ -37,6 +38,16 @@ final class TaskResolutionState: Sendable {
         self.graph = parent?.graph ?? AsyncGraph()
         self.tree = parent?.tree ?? TraceTree()
     }
+
+    /// Whether the closure returned.
+    private var isFinished: Bool { progress.value & 1 != 0 }
+
+    /// Whether the closure resolved a factory as it ran, in its task or a task that inherited this state
+    /// (``Composers``).
+    var hasResolved: Bool { progress.value >= 2 }
+
+    /// Notes a resolution that the closure makes as it runs.
+    func noteResolution() { progress.add(2) }
 
     /// The factories whose closures enclose this resolution, outermost first, this one's last.
     var chain: [FactoryBox] {
@@ -55,7 +66,7 @@ final class TaskResolutionState: Sendable {
     static var enclosingChain: [FactoryBox] {
         var chain: [FactoryBox] = []
         var node = current
-        while let resolution = node, resolution.finished.value == 0 {
+        while let resolution = node, !resolution.isFinished {
             if let factory = resolution.factory { chain.append(factory) }
             node = resolution.parent
         }
@@ -74,7 +85,7 @@ final class TaskResolutionState: Sendable {
     static func cycle(closedBy factory: FactoryBox, with parameter: any Sendable) -> [FactoryBox]? {
         guard let current, let task = TaskIdentity.current else { return nil }
         var node: TaskResolutionState? = current
-        while let resolution = node, resolution.task == task && resolution.finished.value == 0 {
+        while let resolution = node, resolution.task == task && !resolution.isFinished {
             if resolution.factory === factory
                 && factory.closesCycle(resolvedWith: parameter, insideRunWith: resolution.parameter)
             {
@@ -85,14 +96,16 @@ final class TaskResolutionState: Sendable {
         return nil
     }
 
-    /// Runs `body` as `factory`'s closure with `parameter`, in the current task.
-    static func making<R>(_ factory: FactoryBox, with parameter: any Sendable, _ body: () async throws -> R)
-        async throws -> R
-    {
-        let next = TaskResolutionState(
-            factory: factory, parameter: parameter, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
-        defer { next.finished.store(1) }
-        return try await $current.withValue(next, operation: body)
+    /// The resolution of `factory`'s closure with `parameter`, about to run in the current task (``run(_:)``).
+    convenience init(making factory: FactoryBox, with parameter: any Sendable) {
+        self.init(
+            factory: factory, parameter: parameter, parent: Self.current, task: TaskIdentity.current ?? TaskIdentity(0))
+    }
+
+    /// Runs `body` as this resolution's closure, in the current task.
+    func run<R>(_ body: () async throws -> R) async throws -> R {
+        defer { progress.add(1) }
+        return try await Self.$current.withValue(self, operation: body)
     }
 }
 
