@@ -26,9 +26,10 @@ import Testing
 /// is declared and how to override it. Live means the factory's own closure, a context's other than `onTest`'s, or
 /// the registration the app made in `registerAllServices()`, when neither the test nor an `onTest` closure overrode
 /// it.
-/// The code under test still gets the live instance, so the test runs on and the suite finishes. A factory that is
-/// safe to run live (a formatter, a pure value, a view model that only resolves others) says so where it is
-/// declared, with `.liveInTests`.
+/// The code under test still gets the live instance, so the test runs on and the suite finishes. A factory whose
+/// closure resolves other factories as it runs (a use case, a view model) composes, and is not reported: what it
+/// reaches that resolves none is. A factory that is safe to run live (a formatter, a pure value) says so where it
+/// is declared, with `.liveInTests`.
 ///
 /// ```swift
 /// @Suite(.isolatedRegistrations(.strict))
@@ -77,8 +78,9 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     public enum Mode: Sendable, Equatable {
         /// Live closures run unreported: a test overrides what it needs, and the rest runs as in the app.
         case lenient
-        /// A factory whose live closure runs in the test's world is an issue of the test (the test still gets the
-        /// live instance), unless it is marked `liveInTests` where it is declared.
+        /// A factory whose live closure runs in the test's world, and resolves no other factory as it runs, is an
+        /// issue of the test (the test still gets the live instance), unless it is marked `liveInTests` where it is
+        /// declared.
         case strict
     }
 

@@ -13,7 +13,7 @@ extension Container {
 nonisolated public protocol PriceFormatter: AnyObject { func format(cents: Int) -> String }
 public final class CheckoutContainer: SharedContainer, NonisolatedContainer {
     public static let priceFormatter = Factory<PriceFormatter>.promised()
-    public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
+    public static let viewModel = Factory { CheckoutViewModel() }
 }
 nonisolated public final class CheckoutViewModel {
     @Injected(CheckoutContainer.priceFormatter) private var formatter
