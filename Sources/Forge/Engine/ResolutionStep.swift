@@ -179,8 +179,17 @@ extension FactoryBox {
     /// for the current top-level resolution first (graphInstance records it again, as the same), and a kept one's is
     /// listed as being completed, which createOnce finds when this thread's own claim stops it
     /// (``instanceBeingCompleted(_:in:)``). A `unique` one has none to share: resolving it here is a cycle.
+    @inline(__always)  // the test inline in runClosure: called, with the hook's run in it, a closure's run took a
+    // retain and a release more (+73 instructions per resolution of an override, Benchmarks/README.md)
     func finishMaking(_ made: AnyObject, with parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
-        guard case .sync(let hook)? = definition.afterMake else { return made }
+        if case .sync? = definition.afterMake { runAfterMakeHook(made, with: parameter, in: slot) }
+        return made
+    }
+
+    /// The synchronous `afterMake` hook's run, for ``finishMaking(_:with:in:)``.
+    @inline(never)
+    private func runAfterMakeHook(_ made: AnyObject, with parameter: UnsafeRawPointer, in slot: Slot) {
+        guard case .sync(let hook)? = definition.afterMake else { return }
         switch kind {
         case .unique:
             hook(made)
@@ -190,7 +199,6 @@ extension FactoryBox {
         case .cached, .singleton, .shared:
             ThreadResolutionState.current.completing(made, madeIn: slot, with: parameter) { hook(made) }
         }
-        return made
     }
 
     /// Awaits `hook`, the async `afterMake` hook, with `made`, a new instance, in its closure's task, as
