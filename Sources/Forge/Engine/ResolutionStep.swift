@@ -10,8 +10,9 @@ extension FactoryBox {
     /// 1. Finds the world the resolution uses (after `AutoRegistering` has run): the task's isolated world, else the
     ///    process's, returned as `nil`.
     /// 2. In the process's world while isolated worlds exist, checks the resolution as an escape from them
-    ///    (``EscapedResolutions/check(_:)``). There, and in a strict test's world, notes it for the live closures
-    ///    running around it, which compose (``Composers``).
+    ///    (``EscapedResolutions/check(_:)``). There while strict tests run, and in a strict test's world, notes it
+    ///    for the live closures running around it, which compose (``Composers``), unless the factory is marked
+    ///    `liveInTests`.
     /// 3. Checks it as a captive dependency of the instances being made around it (``CaptiveDependencies``).
     ///
     /// The resolution then finds or makes its instance in the world's slot, traced while a trace hook or a graph
@@ -19,11 +20,13 @@ extension FactoryBox {
     @inline(__always)  // into each entry point: two loads and branches while no check is on
     func beginResolution() -> World? {
         let world = isolatedWorldForResolution()
+        // A resolution of a factory marked liveInTests composes nothing: a client built from a marked constant is a
+        // leaf. In the process's world, only while strict tests run, when escaped work's live closures are looked at.
         if let world {
-            if world.isStrict { Composers.noteResolution() }
+            if world.isStrict && !definition.isLiveInTests { Composers.noteResolution() }
         } else if World.isolatedWorldsExist {
             EscapedResolutions.check(self)
-            Composers.noteResolution()
+            if World.strictTestsRunning.value > 0 && !definition.isLiveInTests { Composers.noteResolution() }
         }
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         return world
