@@ -206,17 +206,24 @@ extension FactoryBox {
 
     /// Awaits `hook`, the async `afterMake` hook, with `made`, a new instance, in its closure's task, as
     /// ``finishMaking(_:with:in:)`` calls a synchronous one: while it runs, a resolution of this factory in this task,
-    /// or in a task it starts, that would get this instance gets it, though other tasks still await it. A `graph`
-    /// scope's is recorded for the current top-level async resolution first; a kept one's `creation` is listed as
-    /// being completed (``AsyncCreation/completing``), which a resolution that would await it finds.
+    /// or in a task it starts, that would get this instance gets it. A kept one's `creation` is listed as being
+    /// completed (``AsyncCreation/completing``), which a resolution that would await it finds; other tasks still await
+    /// the creation. A `graph` scope's is listed for the hook's tasks alone (``AsyncGraph/completing``): the top-level
+    /// async resolution's other tasks find no instance until it is recorded, after the hook returned, and make their
+    /// own meanwhile, the first recorded being the resolution's.
     private func finishMakingAsync(
         _ made: MadeObject, for creation: AsyncCreation?, _ hook: @Sendable (AnyObject) async -> Void
     ) async {
-        if kind == .graph && !isNil(made.object), let resolution = TaskResolutionState.current {
-            _ = resolution.graph.record(made.object, of: self)
+        if let creation {
+            await AsyncCreation.$completing.withValue(AsyncCreation.completing + [(creation, made)]) {
+                await hook(made.object)
+            }
+        } else if kind == .graph && !isNil(made.object) {
+            await AsyncGraph.$completing.withValue(AsyncGraph.completing + [(self, made)]) {
+                await hook(made.object)
+            }
+        } else {
+            await hook(made.object)
         }
-        guard let creation else { return await hook(made.object) }
-        let completing = AsyncCreation.completing + [(creation, made)]
-        await AsyncCreation.$completing.withValue(completing) { await hook(made.object) }
     }
 }
