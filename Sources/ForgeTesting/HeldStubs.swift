@@ -49,8 +49,8 @@ extension Factory where T: Sendable {
 /// What ForgeTesting adds to a parameter factory: a `register` whose closure may capture a stub the test holds.
 extension ParameterFactory {
     /// Overrides the factory's closure in the current world, from a test: the closure may capture a non-`Sendable`
-    /// stub that the test holds. It trades away what ``Forge/Factory``'s does: the compiler checks neither what
-    /// the closure captures nor, when it is written in an actor's code, that it runs on that actor.
+    /// stub that the test holds. It trades away what a `Factory`'s does: the compiler checks neither what the
+    /// closure captures nor, when it is written in an actor's code, that it runs on that actor.
     ///
     /// - Parameter factory: Makes the instance for a parameter.
     public func register(_ factory: @escaping (P) -> T) {

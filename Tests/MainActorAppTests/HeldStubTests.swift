@@ -18,6 +18,9 @@ nonisolated final class LiveDraftStore: DraftStore {
 nonisolated final class DraftStoreStub: DraftStore {
     private(set) var saved: [String] = []
     let madeOn = ObjectIdentifier(Thread.current)
+    /// The isolation of the closure that made the stub, when it says.
+    let madeIn: (any Actor)?
+    init(madeIn: (any Actor)? = nil) { self.madeIn = madeIn }
     func save(_ draft: String) { saved.append(draft) }
 }
 
@@ -101,5 +104,17 @@ nonisolated func isolationOfAClosureRegisteredInNonisolatedCode() -> (any Actor)
         Container.mainActorStub.register { stub }  // a nonisolated closure: ForgeTesting's `register(_:)`
         let registrations = Container.Registrations.capture()
         #expect(await Task.detached { registrations.run { Container.mainActorStub() === stub } }.value)
+    }
+}
+
+/// A closure registered in the trait's registrations, in this module too, is nonisolated: the compiler keeps it off
+/// main-actor state.
+@Suite(.isolatedRegistrations { Container.drafts.register { DraftStoreStub(madeIn: #isolation) } })
+struct HeldStubInTheTraitTests {
+    @Test("A closure registered in the trait's registrations is nonisolated")
+    func itIsNonisolated() {
+        let stub = Container.drafts() as? DraftStoreStub
+        #expect(stub != nil)
+        #expect(stub?.madeIn == nil)
     }
 }
