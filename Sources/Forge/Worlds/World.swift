@@ -286,7 +286,14 @@ final class World: Sendable {
     /// Takes `slot` off the scope lists, after its instance was dropped; what the lists held goes in `garbage`.
     private static func forgetInstance(of slot: Slot, in state: inout State, garbage: inout Garbage) {
         let id = ObjectIdentifier(slot)
-        for key in state.cached.keys { garbage.append(state.cached[key]?.slots.removeValue(forKey: id)) }
+        // By index, through `values`: a loop over `keys` holds the table while it changes, and copied the table (and
+        // each scope's list) on every registration and reset (Benchmarks/README.md, "Registering without copying the
+        // lists of kept instances").
+        var index = state.cached.startIndex
+        while index != state.cached.endIndex {
+            garbage.append(state.cached.values[index].slots.removeValue(forKey: id))
+            state.cached.formIndex(after: &index)
+        }
     }
 
     func push() {
