@@ -18,7 +18,10 @@ extension FactoryBox {
     /// with no await, and stored into the `T?` at `result`, which holds `nil`. Returns whether it found one.
     @usableFromInline
     func asyncHit(into result: UnsafeMutableRawPointer) -> Bool {
-        guard path == .stored && FastPathWord.allClear(), let instance = withLock({ $0.instance }) else { return false }
+        guard path == .stored && FastPathWord.allClear(), let instance = Slot(box: self).withLock({ $0.instance })
+        else {
+            return false
+        }
         if representation == .object {
             result.assumingMemoryBound(to: AnyObject?.self).initialize(to: instance)
         } else {

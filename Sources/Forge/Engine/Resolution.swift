@@ -29,8 +29,8 @@ extension FactoryBox {
         // In the process's world with every flag clear, a hit as a call's fast path takes it: no check can fail.
         if FastPathWord.allClear() {
             switch path {
-            case .stored: if let kept = withLock({ $0.instance }) { return kept }
-            case .weak: if let kept = withLock({ $0.sharedObject }) { return kept }
+            case .stored: if let kept = Slot(box: self).withLock({ $0.instance }) { return kept }
+            case .weak: if let kept = Slot(box: self).withLock({ $0.sharedObject }) { return kept }
             case .unique, .graph, .modified: break
             }
         }

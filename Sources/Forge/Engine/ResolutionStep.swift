@@ -55,13 +55,13 @@ extension FactoryBox {
         // The world is let go of once its slot is found: held across the resolution, it cost a retain and a release
         // more on every resolution in an isolated world (Benchmarks/README.md, "The resolution step").
         let slot = unretainedSlot(in: beginResolution())
-        return endResolution(slot._withUnsafeGuaranteedRef { resolve(parameter, in: $0) })
+        return endResolution(slot._withUnsafeGuaranteedRef { resolve(parameter, in: Slot(box: $0)) })
     }
 
-    /// This factory's slot in `world` (`nil` for the process's), borrowed: the world lives until the resolution
-    /// returns (the task local that names it holds it), and the process's world's slots are the boxes.
+    /// The box of this factory's slot in `world` (`nil` for the process's), borrowed: the world lives until the
+    /// resolution returns (the task local that names it holds it), and the process's world's slots are the boxes.
     @inline(__always)
-    private func unretainedSlot(in world: World?) -> Unmanaged<Slot> {
+    private func unretainedSlot(in world: World?) -> Unmanaged<FactoryBox> {
         world?.unretainedSlot(for: self) ?? Unmanaged.passUnretained(self)
     }
 
@@ -86,7 +86,7 @@ extension FactoryBox {
         }
         // Escaped work's live closure, while strict tests run (EscapedLiveClosures): in the process's world, whose slot
         // is the box, one load while no isolated world exists, of the word the common path has just read.
-        if slot === self && World.isolatedWorldsExist {
+        if slot.box === self && World.isolatedWorldsExist {
             return runReportingLiveClosure(parameter, in: slot, registration)
         }
         return makeInstance(parameter, in: slot, with: registration)
@@ -164,7 +164,7 @@ extension FactoryBox {
     func runReportingLiveClosure(_ parameter: UnsafeRawPointer, in slot: Slot, _ registration: Registration?)
         -> AnyObject
     {
-        let world = slot === self ? World.global : World.current
+        let world = slot.box === self ? World.global : World.current
         guard let live = liveClosureToReport(registration, in: world) else {
             return makeInstance(parameter, in: slot, with: registration)
         }

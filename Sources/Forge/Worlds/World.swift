@@ -72,9 +72,9 @@ final class World: Sendable {
         /// An isolated world's slots, by factory, with the factory, kept alive for as long as the world: a factory
         /// that died could otherwise leave its slot to a new factory at the same address.
         var slots: [ObjectIdentifier: (box: FactoryBox, slot: Slot)] = [:]
-        /// The same slots, unretained, for a hit: looking one up copies no reference. They live as long as the
-        /// world, which never removes a slot.
-        var unretainedSlots: [ObjectIdentifier: Unmanaged<Slot>] = [:]
+        /// The same slots' boxes, unretained, for a hit: looking one up copies no reference. They live as long as
+        /// the world, which never removes a slot.
+        var unretainedSlots: [ObjectIdentifier: Unmanaged<FactoryBox>] = [:]
         /// Slots with an override, by slot.
         var overridden: [ObjectIdentifier: Slot] = [:]
         /// Slots holding an instance, by scope, then by slot.
@@ -161,35 +161,35 @@ final class World: Sendable {
 
     /// This world's slot for `box`, made on first use in an isolated world.
     func slot(for box: FactoryBox) -> Slot {
-        if isGlobal { return box }  // no lock: the global world's slots are the boxes
+        if isGlobal { return Slot(box: box) }  // no lock: the global world's slots are the boxes
         if let slot = state.withLock({ $0.slots[ObjectIdentifier(box)]?.slot }) { return slot }
         return state.withLock { slot(for: box, in: &$0) }
     }
 
-    /// This world's slot for `box`, unretained: valid for as long as this world, which never removes a slot. A
-    /// resolution's world lives until it returns: the task local that names it holds it.
+    /// The box of this world's slot for `box`, unretained: valid for as long as this world, which never removes a
+    /// slot. A resolution's world lives until it returns: the task local that names it holds it.
     /// With it, a hit in an isolated world retains and releases neither the slot nor a table entry
     /// (Benchmarks/README.md, "Design choices").
-    func unretainedSlot(for box: FactoryBox) -> Unmanaged<Slot> {
+    func unretainedSlot(for box: FactoryBox) -> Unmanaged<FactoryBox> {
         if isGlobal { return Unmanaged.passUnretained(box) }
         if let slot = state.withLock({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
-        return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0)) }
+        return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0).box) }
     }
 
     private func slot(for box: FactoryBox, in state: inout State) -> Slot {
-        if isGlobal { return box }
+        if isGlobal { return Slot(box: box) }
         let id = ObjectIdentifier(box)
         if let entry = state.slots[id] { return entry.slot }
         let registration = state.initial[id]?.registration
         let slot = box.newSlot(registration: registration, strict: isStrict)
         state.slots[id] = (box, slot)
-        state.unretainedSlots[id] = Unmanaged.passUnretained(slot)
+        state.unretainedSlots[id] = Unmanaged.passUnretained(slot.box)
         if let registration {
-            state.overridden[ObjectIdentifier(slot)] = slot
+            state.overridden[slot.id] = slot
             // At every `push()` still on the stack, the factory had this registration, though it had no slot yet:
             // the matching `pop()` must give it back, not clear it.
             for index in state.stack.indices {
-                state.stack[index].registrations[ObjectIdentifier(slot)] = (slot, registration)
+                state.stack[index].registrations[slot.id] = (slot, registration)
             }
         }
         return slot
@@ -200,7 +200,9 @@ final class World: Sendable {
         guard isGlobal else { return registrationsForNestedWorld() }
         // In the process's world, every box with a registration, the baseline's included, is listed as overridden.
         return state.withLock { state in
-            state.overridden.compactMapValues { box in box.registration.map { Registered(box: box, registration: $0) } }
+            state.overridden.compactMapValues { slot in
+                slot.registration.map { Registered(box: slot.box, registration: $0) }
+            }
         }
     }
 
@@ -264,7 +266,7 @@ final class World: Sendable {
             var slotsAtBaseline = 0
             for (id, entry) in state.baseline {
                 // An isolated world's factory without a slot yet will start from its baseline.
-                guard let slot = isGlobal ? entry.box : state.slots[id]?.slot else { continue }
+                guard let slot = isGlobal ? Slot(box: entry.box) : state.slots[id]?.slot else { continue }
                 guard slot.registration === entry.registration else { return false }
                 slotsAtBaseline += 1
             }
@@ -277,7 +279,7 @@ final class World: Sendable {
         garbage: inout Garbage, keepingInstance: Bool = false
     ) {
         slot.replaceRegistration(with: registration, keepingInstance: keepingInstance, garbage: &garbage)
-        let id = ObjectIdentifier(slot)
+        let id = slot.id
         garbage.append(state.overridden[id])  // in the process's world, a slot is a box: its deinit is user code
         state.overridden[id] = registration == nil ? nil : slot
         if !keepingInstance { forgetInstance(of: slot, in: &state, garbage: &garbage) }
@@ -285,7 +287,7 @@ final class World: Sendable {
 
     /// Takes `slot` off the scope lists, after its instance was dropped; what the lists held goes in `garbage`.
     private static func forgetInstance(of slot: Slot, in state: inout State, garbage: inout Garbage) {
-        let id = ObjectIdentifier(slot)
+        let id = slot.id
         // By index, through `values`: a loop over `keys` holds the table while it changes, and copied the table (and
         // each scope's list) on every registration and reset (Benchmarks/README.md, "Registering without copying the
         // lists of kept instances").
@@ -331,7 +333,7 @@ final class World: Sendable {
                 // An isolated world's factories that have no slot yet will start from their baseline anyway.
                 guard isGlobal || state.slots[ObjectIdentifier(entry.box)] != nil else { continue }
                 let slot = slot(for: entry.box, in: &state)
-                baseline[ObjectIdentifier(slot)] = (slot, entry.registration)
+                baseline[slot.id] = (slot, entry.registration)
             }
             Self.restore(baseline, in: &state, garbage: &garbage)
             garbage.append(state.stack)  // snapshots may hold the last reference to a registration's closure
@@ -365,7 +367,7 @@ final class World: Sendable {
             slot.withLock { slotState in
                 let kept = unchanged && store(&slotState)
                 if kept { slotState.sequence = sequence }
-                return (kept, slotState.creation.finish(of: ObjectIdentifier(slot)))
+                return (kept, slotState.creation.finish(of: slot.id))
             }
         }
         if wake { Parking.wakeAll() }
@@ -384,7 +386,7 @@ final class World: Sendable {
             let (kept, result) = finish(epoch == self.epoch && !state.isEnded, state.sequence + 1)
             if kept {
                 state.sequence += 1
-                state.cached[ObjectIdentifier(scope), default: (scope, [:])].slots[ObjectIdentifier(slot)] = slot
+                state.cached[ObjectIdentifier(scope), default: (scope, [:])].slots[slot.id] = slot
             }
             return result
         }
