@@ -98,9 +98,12 @@ enum WaitsFor {
         state.withLock { state in
             var thread = maker
             for _ in 0...state.edges.count {
-                guard let next = state.edges[thread]?.maker else { break }
-                if next == waiter { return false }
-                thread = next
+                // Not `edges[thread]?.maker`: Swift 6.3.1 at -Onone compiles it to test the whole optional for zero
+                // bytes, while a missing key's `nil` sets only its `owner`: a missing edge would read as one to
+                // whatever the stack holds there, a false cycle in debug builds (WaitsForTests).
+                guard let edge = state.edges[thread] else { break }
+                if edge.maker == waiter { return false }
+                thread = edge.maker
             }
             state.edges[waiter] = (maker, owner)
             return true
