@@ -232,3 +232,4 @@ extension ProblemPolicy {
 
 extension SharedContainer.Diagnostics.CaptiveDependencyPolicy: ProblemPolicy {}
 extension SharedContainer.Diagnostics.EscapedResolutionPolicy: ProblemPolicy {}
+extension SharedContainer.Diagnostics.StaleDependentPolicy: ProblemPolicy {}

@@ -154,10 +154,14 @@ extension FactoryBox {
         startedAt epoch: Int
     ) async {
         creation.start()
+        // What the closure resolves, while stale dependents are recorded: kept with the instance.
+        let dependencies = StaleDependents.isRecording ? DependencyRecord() : nil
         let result: Result<MadeObject, any Error>
         do {
             result = .success(
-                MadeObject(object: try await runClosureAsync(parameter, in: slot, world: world, for: creation)))
+                MadeObject(
+                    object: try await runClosureAsync(
+                        parameter, in: slot, world: world, for: creation, recording: dependencies)))
         } catch {
             result = .failure(error)
         }
@@ -166,6 +170,7 @@ extension FactoryBox {
         let isShared = kind == .shared
         let kept = made.flatMap { isShared ? sharedObject(in: $0) : isNil($0) ? nil : $0 }
         let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
+        var recorded = dependencies?.all ?? []
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             cell.withLock { state in
                 state.asyncCreation = nil
@@ -173,6 +178,7 @@ extension FactoryBox {
                 if isShared { state.sharedObject = kept } else { state.instance = kept }
                 state.sequence = sequence
                 state.expiresAt = expiresAt
+                swap(&state.dependencies, &recorded)  // what a dead shared instance recorded goes after the locks
                 return (true, true)
             }
         }

@@ -2,8 +2,8 @@
 internal import CForge
 
 /// The process-wide flags every resolution reads first. While they are all clear, a resolution uses the
-/// process's world, calls no decorator, traces nothing, looks for no captive dependency and skips the
-/// `AutoRegistering` check.
+/// process's world, calls no decorator, traces nothing, looks for no captive dependency, records no kept instance's
+/// dependencies and skips the `AutoRegistering` check.
 @usableFromInline
 enum FastPathWord {
     static let autoRegistrationPending = 1
@@ -15,8 +15,10 @@ enum FastPathWord {
     /// The process is a child of `fork()` whose parent had more than one thread, which CForge's `pthread_atfork`
     /// handlers tell: Forge's first call there stops the process (``stopIfForkedChild()``). Never cleared.
     static let forkedChild = Int(forge_forked_child)
+    /// Kept instances record what their closures resolve (``StaleDependents``).
+    static let staleRecording = 32
     /// The bits above the flags count isolated worlds.
-    static let oneIsolatedWorld = 32
+    static let oneIsolatedWorld = 64
 
     static var current: Int { forge_resolution_flags_load() }
 

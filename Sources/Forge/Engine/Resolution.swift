@@ -164,7 +164,8 @@ extension FactoryBox {
         case .claimed:
             let world = World.current
             let epoch = world.epoch
-            let made = runClosure(parameter, in: source)
+            // What the closure resolves, while stale dependents are recorded: kept with the instance.
+            var (made, dependencies) = StaleDependents.recording { runClosure(parameter, in: source) }
             // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
             let kept =
                 made === TriedPromise.unfulfilled ? nil : isShared ? sharedObject(in: made) : isNil(made) ? nil : made
@@ -178,6 +179,8 @@ extension FactoryBox {
                     state.instance = kept
                 }
                 state.expiresAt = expiresAt
+                // What a dead shared instance recorded is released after the locks: a factory's deinit is user code.
+                swap(&state.dependencies, &dependencies)
                 return true
             }
             return made

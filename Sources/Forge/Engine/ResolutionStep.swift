@@ -1,6 +1,6 @@
 // Forge: the one step around every resolution off the fast path, and the one around every run of a closure.
-// What each check does is in its own file (EscapedResolutions, CaptiveDependencies, TraceHook, Decorator,
-// CycleDetection, LiveClosuresInTests); when it runs, for every entry point, is here.
+// What each check does is in its own file (EscapedResolutions, CaptiveDependencies, StaleDependents, TraceHook,
+// Decorator, CycleDetection, LiveClosuresInTests); when it runs, for every entry point, is here.
 
 extension FactoryBox {
     /// What every resolution off the fast path does before it finds or makes its instance, whatever its entry point:
@@ -12,6 +12,7 @@ extension FactoryBox {
     /// 2. In the process's world while isolated worlds exist, checks the resolution as an escape from them
     ///    (``EscapedResolutions/check(_:)``).
     /// 3. Checks it as a captive dependency of the instances being made around it (``CaptiveDependencies``).
+    /// 4. Records it as a dependency of the kept instance being made around it (``StaleDependents``).
     ///
     /// The resolution then finds or makes its instance in the world's slot, traced while a trace hook or a graph
     /// records (``TraceHook``), and ends with ``endResolution(_:)``.
@@ -20,6 +21,7 @@ extension FactoryBox {
         let world = isolatedWorldForResolution()
         if world == nil && World.isolatedWorldsExist { EscapedResolutions.check(self) }
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
+        if StaleDependents.isRecording { StaleDependents.record(self) }
         return world
     }
 
@@ -88,10 +90,12 @@ extension FactoryBox {
     /// ``runClosure(_:in:)`` for an async resolution in `world`: the live-closure check, the cycle check and the
     /// chain of the task's resolutions (``TaskResolutionState``), and the async `afterMake` hook, awaited
     /// (``finishMakingAsync(_:for:_:)``, for `creation`, the one that runs this closure in a scope that keeps
-    /// instances). An unfulfilled promise throws, for the caller's `tryResolve()` or its stop.
-    func runClosureAsync(_ parameter: any Sendable, in slot: Slot, world: World, for creation: AsyncCreation? = nil)
-        async throws -> AnyObject
-    {
+    /// instances, collecting what it resolves in `dependencies`). An unfulfilled promise throws, for the caller's
+    /// `tryResolve()` or its stop.
+    func runClosureAsync(
+        _ parameter: any Sendable, in slot: Slot, world: World, for creation: AsyncCreation? = nil,
+        recording dependencies: DependencyRecord? = nil
+    ) async throws -> AnyObject {
         TaskResolutionState.checkCycle(self, with: parameter)
         let summary = slot.summary
         let registration =
@@ -105,7 +109,7 @@ extension FactoryBox {
         }
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
-        let made = try await TaskResolutionState.making(self, with: parameter) {
+        let made = try await TaskResolutionState.making(self, with: parameter, recording: dependencies) {
             let made = MadeObject(object: try await make.runAsync(with: parameter))
             if let hook { await finishMakingAsync(made, for: creation, hook) }
             return made

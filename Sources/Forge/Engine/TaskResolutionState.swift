@@ -23,19 +23,26 @@ final class TaskResolutionState: Sendable {
     let graph: AsyncGraph
     /// The trace's tree of the current top-level async resolution.
     let tree: TraceTree
+    /// What the closure resolves, for the kept instance it makes, while stale dependents are recorded
+    /// (``StaleDependents``); `nil` for a closure that makes no kept instance, whose resolutions are its holder's.
+    let dependencies: DependencyRecord?
     /// Set once the closure returned: the task may be gone, and another may take its address.
     private let finished = AtomicCounter()
 
     /// The current task's, or `nil` outside any async factory's closure.
     @TaskLocal static var current: TaskResolutionState?
 
-    init(factory: FactoryBox?, parameter: any Sendable = (), parent: TaskResolutionState?, task: TaskIdentity) {
+    init(
+        factory: FactoryBox?, parameter: any Sendable = (), parent: TaskResolutionState?, task: TaskIdentity,
+        recording dependencies: DependencyRecord? = nil
+    ) {
         self.factory = factory
         self.parameter = parameter
         self.parent = parent
         self.task = task
         self.graph = parent?.graph ?? AsyncGraph()
         self.tree = parent?.tree ?? TraceTree()
+        self.dependencies = dependencies
     }
 
     /// The factories whose closures enclose this resolution, outermost first, this one's last.
@@ -85,14 +92,31 @@ final class TaskResolutionState: Sendable {
         return nil
     }
 
-    /// Runs `body` as `factory`'s closure with `parameter`, in the current task.
-    static func making<R>(_ factory: FactoryBox, with parameter: any Sendable, _ body: () async throws -> R)
-        async throws -> R
-    {
+    /// Runs `body` as `factory`'s closure with `parameter`, in the current task; with `dependencies`, the closure
+    /// of a kept instance, which collects there what it resolves.
+    static func making<R>(
+        _ factory: FactoryBox, with parameter: any Sendable, recording dependencies: DependencyRecord? = nil,
+        _ body: () async throws -> R
+    ) async throws -> R {
         let next = TaskResolutionState(
-            factory: factory, parameter: parameter, parent: current, task: TaskIdentity.current ?? TaskIdentity(0))
-        defer { next.finished.store(1) }
+            factory: factory, parameter: parameter, parent: current, task: TaskIdentity.current ?? TaskIdentity(0),
+            recording: dependencies)
+        if dependencies != nil { StaleDependents.asyncRecordings.add(1) }
+        defer {
+            next.finished.store(1)
+            if dependencies != nil { StaleDependents.asyncRecordings.add(-1) }
+        }
         return try await $current.withValue(next, operation: body)
+    }
+
+    /// Adds `factory` to what the innermost closure of a kept instance around the current task collects
+    /// (``dependencies``), if one does and has not returned.
+    static func record(_ factory: FactoryBox) {
+        var node = current
+        while let resolution = node, resolution.finished.value == 0 {
+            if let dependencies = resolution.dependencies { return dependencies.add(factory) }
+            node = resolution.parent
+        }
     }
 }
 

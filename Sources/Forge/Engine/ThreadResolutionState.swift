@@ -32,6 +32,9 @@ final class ThreadResolutionState {
     /// the slot it was made in and a pointer to its parameter (valid while its hook runs): what a resolution of one
     /// of them on this thread gets (``FactoryBox/instanceBeingCompleted(_:in:)``).
     private var completing: [(slot: Slot, parameter: UnsafeRawPointer, instance: AnyObject)] = []
+    /// The factories resolved so far inside the closure of the innermost kept instance being made on this thread, while
+    /// stale dependents are recorded (``StaleDependents/recording(_:)``); `nil` outside every such closure.
+    var dependencies: [FactoryBox]?
     /// While tracing, the factories whose traced resolutions run on this thread, outermost first.
     var traced: [String] = []
     /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
@@ -69,6 +72,14 @@ final class ThreadResolutionState {
         chainParameters.removeLast()
     }
 
+    /// Adds `factory` to ``dependencies``, once, if a kept instance being made on this thread collects them; returns
+    /// whether one does.
+    func record(_ factory: FactoryBox) -> Bool {
+        guard dependencies != nil else { return false }
+        if !dependencies.unsafelyUnwrapped.contains(where: { $0 === factory }) { dependencies?.append(factory) }
+        return true
+    }
+
     /// Runs `hook`, the `afterMake` hook of `instance`, made in `slot` with the parameter at `parameter`, with the
     /// instance listed as being completed on this thread.
     func completing(_ instance: AnyObject, madeIn slot: Slot, with parameter: UnsafeRawPointer, _ hook: () -> Void) {
@@ -94,21 +105,24 @@ final class ThreadResolutionState {
     /// Runs `body`, a hook that runs inside a resolution but is no part of it (the decorator, the trace hook, an
     /// expired instance's dispose), as if no resolution were under way on this thread or in this task: what it
     /// resolves starts trace trees of its own, and has no factory being made above it, so that no captive
-    /// dependency or cycle is blamed on the resolution around the hook. What it resolves is not decorated: a
-    /// decorator that resolves would otherwise decorate its own resolutions without end.
+    /// dependency, cycle or dependency of a kept instance is blamed on the resolution around the hook. What it
+    /// resolves is not decorated: a decorator that resolves would otherwise decorate its own resolutions without end.
     ///
     /// The trace hook itself runs with the trace left as it is (`suspendingTrace: false`): it reads the tree being
     /// traced (``SharedContainer/Diagnostics/printTree``), and what it resolves is not traced at all.
     func runningHook<R>(suspendingTrace: Bool = true, _ body: () -> R) -> R {
         var chain: [FactoryBox] = []
         var chainParameters: [UnsafeRawPointer] = []
+        var dependencies: [FactoryBox]? = nil
         var isRunningHook = true
         swap(&chain, &self.chain)
         swap(&chainParameters, &self.chainParameters)
+        swap(&dependencies, &self.dependencies)
         swap(&isRunningHook, &self.isRunningHook)
         defer {
             swap(&chain, &self.chain)
             swap(&chainParameters, &self.chainParameters)
+            swap(&dependencies, &self.dependencies)
             swap(&isRunningHook, &self.isRunningHook)
         }
         guard suspendingTrace else { return TaskResolutionState.$current.withValue(nil, operation: body) }

@@ -1,0 +1,131 @@
+// Forge: stale dependents, kept instances made with what a later registration replaced.
+
+extension SharedContainer.Diagnostics {
+    /// What Forge does when a world registers a factory after instances it keeps were made with the factory's previous
+    /// instance.
+    public enum StaleDependentPolicy: Sendable, Equatable {
+        /// Names every such instance, with its declaration site and the chain to the factory: in a test's world under
+        /// ForgeTesting's trait or `IsolatedTestCase`, an issue of that test, once per change and test; elsewhere a
+        /// warning on standard error, once per change, in every build.
+        case warn
+        /// Stops the process with the same message.
+        case stop
+        /// Records nothing and does not look.
+        case off
+    }
+
+    /// What Forge does when a registration comes after instances made with what it replaces: `.warn` in debug
+    /// builds, `.off` in release builds, unless you set it.
+    ///
+    /// ```swift
+    /// Container.Diagnostics.staleDependents = .stop   // in a test run: make every late registration fail loudly
+    /// ```
+    ///
+    /// While it is on, each instance a scope keeps (`cached`, `singleton`, `shared`, a custom scope of those kinds,
+    /// and each parameter value's, for a factory with ``ParameterFactoryModifying/scopeOnParameters``) records which
+    /// factories its closure resolved, directly or through `unique` and `graph` factories whose instances it may
+    /// hold. When the world later registers one of them, or resets it (``FactoryModifying/reset(_:)``), the kept
+    /// instances made with its previous instance are stale: they keep what they got, and a resolution of them still
+    /// returns them. Forge names each one, in one message per change, with the chain of factories from it to the
+    /// one registered; an instance that keeps a stale one is stale too.
+    ///
+    /// Register before resolving (in the test, before the code under test runs; in `setUp`; in the trait's
+    /// registrations), or drop them after registering with ``FactoryModifying/resetDependents()``. What was handed
+    /// out already (a view model the test holds) cannot be fixed. `Registrations.pop()` and `Registrations.reset()`
+    /// are not reported: `pop()` drops what was made since its `push()`, and both restore what a test changed, at
+    /// its end.
+    ///
+    /// While it is on, every resolution takes Forge's slower path, so that one resolved inside a closure is recorded,
+    /// hits included; a resolution outside every closure of a kept instance records nothing. The release builds'
+    /// default, `.off`, records nothing and costs nothing.
+    public static var staleDependents: StaleDependentPolicy {
+        get { StaleDependents.policy }
+        set { StaleDependents.setPolicy(newValue) }
+    }
+}
+
+/// The stale-dependents policy, the flag that sends resolutions to the recording, and the recording: what each kept
+/// instance's closure resolved, stored with the instance in its slot (``SlotState/dependencies``).
+///
+/// A creation of a kept instance runs its closure inside ``recording(_:)``, which collects, on this thread, every
+/// factory resolved until the closure returns (its `afterMake` hook included); an async one collects in its task
+/// (``TaskResolutionState/dependencies``). The resolution step (``FactoryBox/beginResolution()``) adds each resolution
+/// to the innermost collection under way, on the thread or else in the task: a `unique` or `graph` factory's closure
+/// adds to its holder's, a kept one's to its own.
+enum StaleDependents {
+    typealias Policy = SharedContainer.Diagnostics.StaleDependentPolicy
+
+    private struct State {
+        /// What the app set, or `nil` for the build's default.
+        var policy: Policy?
+        /// Whether ``FastPathWord/staleRecording`` is set.
+        var isRecording = false
+    }
+
+    private static let state = Locked(State())
+
+    /// How many async creations of kept instances collect what they resolve now: while none does, a resolution reads
+    /// no task local to find one.
+    static let asyncRecordings = AtomicCounter()
+
+    static var policy: Policy { state.withLock { $0.policy ?? Policy.buildDefault } }
+
+    /// Whether kept instances record what they resolve.
+    static var isRecording: Bool { FastPathWord.current & FastPathWord.staleRecording != 0 }
+
+    static func setPolicy(_ policy: Policy) {
+        state.withLock { state in
+            state.policy = policy
+            update(&state)
+        }
+    }
+
+    /// The build's default takes effect: called before `AutoRegistering` runs, before the first resolution.
+    static func applyDefault() {
+        state.withLock { update(&$0) }
+    }
+
+    private static func update(_ state: inout State) {
+        let records = (state.policy ?? Policy.buildDefault) != .off
+        guard records != state.isRecording else { return }
+        state.isRecording = records
+        FastPathWord.add(records ? FastPathWord.staleRecording : -FastPathWord.staleRecording)
+    }
+
+    /// Runs `make`, the closure run that makes a kept instance on this thread, and returns what it made with the
+    /// factories resolved meanwhile on this thread, outside the closures of kept instances nested in it; none while
+    /// nothing records.
+    @inline(__always)
+    static func recording(_ make: () -> AnyObject) -> (made: AnyObject, dependencies: [FactoryBox]) {
+        guard isRecording else { return (make(), []) }
+        let thread = ThreadResolutionState.current
+        let outer = thread.dependencies
+        thread.dependencies = []
+        let made = make()
+        let dependencies = thread.dependencies ?? []
+        thread.dependencies = outer
+        return (made, dependencies)
+    }
+
+    /// Records a resolution of `dependency`, whose step begins, in the innermost creation of a kept instance that
+    /// collects: this thread's, else the current task's.
+    static func record(_ dependency: FactoryBox) {
+        if ThreadResolutionState.depth > 0, ThreadResolutionState.withCurrent({ $0.record(dependency) }) { return }
+        if asyncRecordings.value > 0 { TaskResolutionState.record(dependency) }
+    }
+}
+
+/// The factories an async creation of a kept instance resolves, from its task and the tasks it starts.
+final class DependencyRecord: Sendable {
+    private let factories = Locked<[FactoryBox]>([])
+
+    /// Adds `factory`, once.
+    func add(_ factory: FactoryBox) {
+        factories.withLock { factories in
+            if !factories.contains(where: { $0 === factory }) { factories.append(factory) }
+        }
+    }
+
+    /// What was added, in order.
+    var all: [FactoryBox] { factories.withLock { $0 } }
+}
