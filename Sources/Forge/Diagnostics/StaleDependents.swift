@@ -24,16 +24,19 @@ extension SharedContainer.Diagnostics {
     /// While it is on, each instance a scope keeps (`cached`, `singleton`, `shared`, a custom scope of those kinds,
     /// and each parameter value's, for a factory with ``ParameterFactoryModifying/scopeOnParameters``) records which
     /// factories its closure resolved, directly or through `unique` and `graph` factories whose instances it may
-    /// hold. When the world later registers one of them, or resets it (``FactoryModifying/reset(_:)``), the kept
-    /// instances made with its previous instance are stale: they keep what they got, and a resolution of them still
-    /// returns them. Forge names each one, in one message per change, with the chain of factories from it to the
-    /// one registered; an instance that keeps a stale one is stale too.
+    /// hold. When the world later registers one of them, the kept instances made with its previous instance are
+    /// stale: they keep what they got, and a resolution of them still returns them. Forge names each one, in one
+    /// message per registration, with the chain of factories from it to the one registered; an instance that keeps a
+    /// stale one is stale too.
     ///
     /// Register before resolving (in the test, before the code under test runs; in `setUp`; in the trait's
     /// registrations), or drop them after registering with ``FactoryModifying/resetDependents()``. What was handed
-    /// out already (a view model the test holds) cannot be fixed. `Registrations.pop()` and `Registrations.reset()`
-    /// are not reported: `pop()` drops what was made since its `push()`, and both restore what a test changed, at
-    /// its end.
+    /// out already (a view model the test holds) cannot be fixed. Resets are not reported: a factory's
+    /// ``FactoryModifying/reset(_:)``, `Registrations.reset()` and `pop()` restore what a test changed, most often at
+    /// its end, before its scopes are reset (and `pop()` drops what was made since its `push()`); a scope's reset is
+    /// the app's own lifecycle, whose longer-lived holders are captive dependencies
+    /// (``SharedContainer/Diagnostics/captiveDependencies``). Call `resetDependents()` after a reset whose dependents
+    /// must be made anew.
     ///
     /// While it is on, every resolution takes Forge's slower path, so that one resolved inside a closure is recorded,
     /// hits included; a resolution outside every closure of a kept instance records nothing. The release builds'
@@ -112,6 +115,99 @@ enum StaleDependents {
     static func record(_ dependency: FactoryBox) {
         if ThreadResolutionState.depth > 0, ThreadResolutionState.withCurrent({ $0.record(dependency) }) { return }
         if asyncRecordings.value > 0 { TaskResolutionState.record(dependency) }
+    }
+}
+
+// MARK: Finding and reporting them
+
+/// An instance a world keeps, with what its closure was recorded as resolving: in `keeper`, the slot, or a parameter
+/// value's cell of `listed`, the slot the world lists under its scope; of `factory`.
+struct KeptInstance {
+    let factory: FactoryBox
+    let keeper: Slot
+    let listed: Slot
+    let dependencies: [FactoryBox]
+
+    init(_ factory: FactoryBox, keeper: Slot, listed: Slot, _ dependencies: [FactoryBox]) {
+        self.factory = factory
+        self.keeper = keeper
+        self.listed = listed
+        self.dependencies = dependencies
+    }
+}
+
+/// A kept instance made with what a changed factory made, directly or through others: where it is kept, and the chain
+/// of factories from its own to the changed one, each made with the next.
+struct StaleDependent {
+    let keeper: Slot
+    let listed: Slot
+    let chain: [FactoryBox]
+}
+
+extension StaleDependents {
+    /// The instances of `kept` made with what `changed` makes: those that resolved it, then, transitively, those that
+    /// resolved a factory whose kept instance is stale. `changed`'s own instances are not.
+    static func dependents(of changed: FactoryBox, among kept: [KeptInstance]) -> [StaleDependent] {
+        // The chain that makes each factory's kept instances stale, by factory: `changed`'s is itself.
+        var chains = [ObjectIdentifier(changed): [changed]]
+        var remaining = kept.filter { $0.factory !== changed }
+        var found: [StaleDependent] = []
+        var grew = true
+        while grew {
+            grew = false
+            remaining.removeAll { instance in
+                guard let via = instance.dependencies.lazy.compactMap({ chains[ObjectIdentifier($0)] }).first else {
+                    return false
+                }
+                let chain = [instance.factory] + via
+                if chains[ObjectIdentifier(instance.factory)] == nil {
+                    chains[ObjectIdentifier(instance.factory)] = chain
+                }
+                found.append(StaleDependent(keeper: instance.keeper, listed: instance.listed, chain: chain))
+                grew = true
+                return true
+            }
+        }
+        return found
+    }
+
+    /// Reports `stale`, the instances `world` keeps that were made with what `box` made before it was registered,
+    /// through ``ProblemRoute``: one problem for the registration. Nothing when there are none.
+    static func report(_ stale: [StaleDependent], of box: FactoryBox, in world: World) {
+        guard !stale.isEmpty else { return }
+        ProblemRoute.report(.staleDependents(stale, of: box, in: world), metIn: world)
+    }
+}
+
+extension ResolutionError {
+    /// `stale` are the instances `world` keeps that were made with what `factory` made before it was registered: each
+    /// holder once, with its chain.
+    static func staleDependents(_ stale: [StaleDependent], of factory: FactoryBox, in world: World) -> ResolutionError {
+        var holders: [StaleDependent] = []
+        for dependent in stale where !holders.contains(where: { $0.chain[0] === dependent.chain[0] }) {
+            holders.append(dependent)
+        }
+        let lines = holders.map { holder in
+            let steps = holder.chain.enumerated().map { index, step in
+                index == holder.chain.count - 1 ? step.displayName : "\(step.displayName), scope \(step.scope)"
+            }
+            return "    " + steps.joined(separator: "\n     -> ")
+        }
+        let site = factory.definition.site
+        return ResolutionError(
+            kind: .staleDependents, factory: factory.displayName, chain: holders.map(\.chain[0].displayName),
+            world: world.description,
+            description: """
+                Forge: stale dependents. \(factory.displayName) was registered in \(world.description) after instances \
+                kept there were made with its previous instance, directly or through other factories: they keep what \
+                they got, and resolving them returns them still.
+                \(lines.joined(separator: "\n"))
+                Register it before anything resolves them: in the test before the code \
+                under test runs, in setUp, or in the trait's registrations. Or call resetDependents() on the factory \
+                declared at \(site) right after: it drops these instances in this world, and the next resolution makes \
+                them anew. Objects already handed out cannot be fixed: whatever got one of the instances above keeps \
+                it. To silence this, set Container.Diagnostics.staleDependents = .off.
+                """)
     }
 }
 

@@ -226,9 +226,10 @@ final class World: Sendable {
 
     /// ``register(_:for:asBaseline:)`` with what `update` makes of `box`'s registration in this world, under the
     /// world's lock, so that registrations built on the one before (contributions) from several threads all land.
-    /// `update` runs under the lock: it must run no user code.
+    /// `update` runs under the lock: it must run no user code. Then reports the instances this world keeps that were
+    /// made with what the registration replaced (``StaleDependents``).
     func register(for box: FactoryBox, asBaseline: Bool = false, updating update: (Registration?) -> Registration?) {
-        change { state, garbage in
+        let stale = change { state, garbage in
             let slot = slot(for: box, in: &state)
             let registration = update(slot.registration)
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
@@ -240,7 +241,9 @@ final class World: Sendable {
                     } ?? state.baseline.removeValue(forKey: id)
                 garbage.append(old)
             }
+            return dependents(of: box, in: state, garbage: &garbage)
         }
+        StaleDependents.report(stale, of: box, in: self)
     }
 
     /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say.
@@ -256,6 +259,48 @@ final class World: Sendable {
                 Self.set(baseline, on: slot, in: &state, garbage: &garbage, keepingInstance: options == .registration)
             }
         }
+    }
+
+    /// Drops the instances this world keeps that were made with what `box` makes, directly or through others, and the
+    /// instances made with those, transitively (``StaleDependents``): `resetDependents()`. `box`'s own stays.
+    func resetDependents(of box: FactoryBox) {
+        change { state, garbage in
+            for stale in dependents(of: box, in: state, garbage: &garbage) {
+                stale.keeper.withLock { $0.dropInstance(into: &garbage) }
+                if stale.keeper === stale.listed {
+                    Self.forgetInstance(of: stale.listed, in: &state, garbage: &garbage)
+                }
+            }
+        }
+    }
+
+    /// The instances this world keeps that were made with what `changed` makes, directly or through others, each
+    /// with the chain that leads to it; none while nothing records what kept instances resolve. A weakly held instance
+    /// is loaded to tell whether it lives, into `garbage`.
+    private func dependents(of changed: FactoryBox, in state: State, garbage: inout Garbage) -> [StaleDependent] {
+        guard StaleDependents.isRecording && !state.cached.isEmpty else { return [] }
+        // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
+        var factories: [ObjectIdentifier: FactoryBox] = [:]
+        if !isGlobal { for entry in state.slots.values { factories[ObjectIdentifier(entry.slot)] = entry.box } }
+        var kept: [KeptInstance] = []
+        for entry in state.cached.values {
+            for listed in entry.slots.values {
+                let factory = factories[ObjectIdentifier(listed)] ?? listed
+                listed.withLock { slotState in
+                    if !slotState.dependencies.isEmpty && slotState.holdsOwnLiveInstance(garbage: &garbage) {
+                        kept.append(KeptInstance(factory, keeper: listed, listed: listed, slotState.dependencies))
+                    }
+                    for cell in slotState.cells.values {
+                        cell.withLock { cellState in
+                            if !cellState.dependencies.isEmpty && cellState.holdsOwnLiveInstance(garbage: &garbage) {
+                                kept.append(KeptInstance(factory, keeper: cell, listed: listed, cellState.dependencies))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return StaleDependents.dependents(of: changed, among: kept)
     }
 
     /// Whether every factory has its baseline registration: what `registerAllServices()` registered, or none.

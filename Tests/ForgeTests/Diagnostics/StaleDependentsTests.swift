@@ -1,4 +1,6 @@
-// Stale dependents: what each kept instance's closure resolved is recorded with it, in its world.
+// Stale dependents: what each kept instance's closure resolved is recorded with it, in its world; a registration or
+// reset that comes after names the instances made with what it replaced.
+import ForgeTesting
 import Testing
 
 @_spi(ForgeTesting) @testable import Forge
@@ -26,6 +28,57 @@ extension Container {
     }
     .scopeOnParameters
     fileprivate static let staleHooked = Factory(scope: .cached) { Whole([]) }.afterMake { _ in _ = staleLeaf() }
+
+    /// What the tests of a report register, after kept instances of each scope resolved it.
+    fileprivate static let staleMock = Factory { Part() }
+    fileprivate static let staleMockComposer = Factory { Whole([staleMock()]) }
+    fileprivate static let staleCachedMock = Factory(scope: .cached) { Part() }
+    fileprivate static let staleOfCachedMock = Factory(scope: .cached) { Whole([staleCachedMock()]) }
+    fileprivate static let staleCached: StaleHolders = StaleHolders(
+        direct: Factory(scope: .cached) { Whole([staleMock()]) },
+        throughUnique: Factory(scope: .cached) { Whole([staleMockComposer()]) },
+        throughKept: Factory(scope: .cached) { Whole([staleCached.direct()]) })
+    fileprivate static let staleSingleton: StaleHolders = StaleHolders(
+        direct: Factory(scope: .singleton) { Whole([staleMock()]) },
+        throughUnique: Factory(scope: .singleton) { Whole([staleMockComposer()]) },
+        throughKept: Factory(scope: .singleton) { Whole([staleSingleton.direct()]) })
+    fileprivate static let staleShared: StaleHolders = StaleHolders(
+        direct: Factory(scope: .shared) { Whole([staleMock()]) },
+        throughUnique: Factory(scope: .shared) { Whole([staleMockComposer()]) },
+        throughKept: Factory(scope: .shared) { Whole([staleShared.direct()]) })
+    fileprivate static let staleSession: StaleHolders = StaleHolders(
+        direct: Factory(scope: .staleSession) { Whole([staleMock()]) },
+        throughUnique: Factory(scope: .staleSession) { Whole([staleMockComposer()]) },
+        throughKept: Factory(scope: .staleSession) { Whole([staleSession.direct()]) })
+}
+
+extension Container.Scope {
+    fileprivate static let staleSession = Cached(name: "staleSession")
+}
+
+/// Three holders of one scope of `staleMock`: one resolves it, one a unique factory that resolves it, one the first.
+private struct StaleHolders: Sendable {
+    let direct: Factory<Whole>
+    let throughUnique: Factory<Whole>
+    let throughKept: Factory<Whole>
+
+    var all: [Factory<Whole>] { [direct, throughUnique, throughKept] }
+}
+
+/// The scopes that keep instances, a custom one included.
+private enum KeptScope: String, CaseIterable, Sendable {
+    case cached, singleton, shared, session
+
+    var holders: StaleHolders {
+        switch self {
+        case .cached: Container.staleCached
+        case .singleton: Container.staleSingleton
+        case .shared: Container.staleShared
+        case .session: Container.staleSession
+        }
+    }
+
+    var name: String { self == .session ? "staleSession" : rawValue }
 }
 
 /// Whether this build records what kept instances resolve by default: debug builds do, release builds do not.
@@ -118,7 +171,150 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
     }
 }
 
+@Suite(.enabled(if: records, "release builds look for none by default")) struct StaleDependentsReportTests {
+    @Test(
+        "A holder made before a registration is named, directly and through other factories, in each kept scope",
+        arguments: KeptScope.allCases)
+    fileprivate func holdersAreNamed(scope: KeptScope) async throws {
+        let holders = scope.holders
+        let (kept, problems) = await collectingProblems(named: "stale \(scope)") {
+            let made = holders.all.map { $0() }  // held: a shared instance lives while something holds it
+            Container.staleMock.register { Part() }
+            // Resolving them returns them still.
+            #expect(zip(holders.all, made).allSatisfy { $0() === $1 })
+            return made
+        }
+        #expect(kept.count == 3)
+        try #require(problems.map(\.kind) == [.staleDependents], "\(problems)")
+        let problem = problems[0]
+        #expect(Set(problem.chain) == Set(holders.all.map(\.box.displayName)))
+        #expect(problem.factory == Container.staleMock.box.displayName)
+        let mock = Container.staleMock.box.displayName
+        let text = problem.description
+        #expect(
+            text.hasPrefix(
+                "Forge: stale dependents. \(mock) was registered in the isolated world \"stale \(scope)\" "),
+            "\(text)")
+        for direct in [holders.direct, holders.throughUnique] {
+            #expect(text.contains("    \(direct.box.displayName), scope \(scope.name)\n     -> \(mock)\n"), "\(text)")
+        }
+        #expect(
+            text.contains(
+                "    \(holders.throughKept.box.displayName), scope \(scope.name)\n     -> "
+                    + "\(holders.direct.box.displayName), scope \(scope.name)\n     -> \(mock)\n"), "\(text)")
+        #expect(
+            text.contains("call resetDependents() on the factory declared at ForgeTests/StaleDependentsTests.swift:"))
+        #expect(text.contains("Objects already handed out cannot be fixed"))
+    }
+
+    @Test("Registering before resolving, or what no kept instance resolved, reports nothing; registering again does")
+    func nothingToReport() async {
+        let (_, problems) = await collectingProblems(named: "in time") {
+            Container.staleMock.register { Part() }
+            _ = Container.staleCached.direct()
+            _ = Container.staleMockComposer()  // unique: the test holds what it made
+            Container.staleMock.register { Part() }  // again: the holder is stale now
+            Container.staleLeaf.register { Part() }  // resolved by no kept instance
+        }
+        #expect(problems.map { $0.chain } == [[Container.staleCached.direct.box.displayName]], "\(problems)")
+    }
+
+    @Test("Resets are not reported: a factory's, pop(), Registrations.reset(), a scope's, a world's end")
+    func resetsAreNotReported() async {
+        let (_, problems) = await collectingProblems(named: "resets") {
+            _ = Container.staleOfCachedMock()
+            Container.staleCachedMock.reset(.scope)
+            Container.staleMock.register { Part() }  // before anything resolves it: no holder
+            _ = Container.staleCached.direct()
+            Container.staleMock.reset()
+            Container.Registrations.push()
+            Container.staleLeaf.register { Part() }
+            _ = Container.staleOuter()
+            Container.Registrations.pop()  // drops what came since the push()
+            Container.staleMockComposer.register { Whole([]) }
+            _ = Container.staleOuter()
+            Container.Registrations.reset()  // the test's own overrides go: its end
+            Container.Scope.cached.reset()
+            Container.Registrations.isolated {
+                _ = Container.staleCached.direct()
+            }
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("Two tests in parallel each hear of their own")
+    func twoTestsInParallel() async {
+        let arrived = Occurrences("a test made its holder")
+        @Sendable func test(_ name: String) async -> [ResolutionError] {
+            await collectingProblems(named: name) {
+                _ = Container.staleCached.direct()
+                arrived.signal()
+                await arrived.expect(2, within: 10)
+                Container.staleMock.register { Part() }
+            }.1
+        }
+        async let first = test("first")
+        async let second = test("second")
+        let (firstProblems, secondProblems) = await (first, second)
+        #expect(firstProblems.map { $0.world.hasPrefix("the isolated world \"first\"") } == [true], "\(firstProblems)")
+        #expect(
+            secondProblems.map { $0.world.hasPrefix("the isolated world \"second\"") } == [true], "\(secondProblems)")
+    }
+
+    @Test("Under the trait, an issue of the test, recorded at once, at the test's line")
+    func underTheTraitItIsAnIssue() async throws {
+        let test = try #require(Test.current)
+        let issues = try await collectingIssues(of: .isolatedRegistrations) { issues in
+            _ = Container.staleCached.direct()
+            Container.staleMock.register { Part() }
+            #expect(issues.all.map(\.onTheTestsTask) == [true], "\(issues.all)")
+        }
+        try #require(issues.count == 1, "\(issues)")
+        #expect(issues[0].comment.hasPrefix("Forge: stale dependents. "))
+        #expect(issues[0].severity == .error)
+        #expect(issues[0].sourceLocation == test.sourceLocation)
+    }
+}
+
 @Suite struct StaleDependentsPolicyTests {
+    @Test(".warn: outside tests, a warning on standard error, once per change")
+    func warnsOutsideTests() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.staleDependents = .warn
+            _ = Container.staleCached.direct()
+            Container.staleMock.register { Part() }
+            Container.staleMock.register { Part() }  // the same holders again: written once
+            Container.Registrations.isolated {
+                _ = Container.staleSingleton.direct()
+                Container.staleMock.register { Part() }
+            }
+        }
+        let text = standardError(result)
+        #expect(text.components(separatedBy: "Forge warning: stale dependents.").count == 3, "\(text)")
+        #expect(text.contains("was registered in the process's world after instances kept there"), "\(text)")
+        #expect(text.contains("was registered in the isolated world made at ForgeTests/StaleDependentsTests.swift:"))
+    }
+
+    @Test(".stop stops the process with the message")
+    func stops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.staleDependents = .stop
+            _ = Container.staleCached.direct()
+            Container.staleMock.register { Part() }
+        }
+        #expect(standardError(result).contains("Forge: stale dependents. Factory<Part>"), "\(standardError(result))")
+    }
+
+    @Test(".off says nothing")
+    func off() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.staleDependents = .off
+            _ = Container.staleCached.direct()
+            Container.staleMock.register { Part() }
+        }
+        #expect(!standardError(result).contains("stale"), "\(standardError(result))")
+    }
+
     @Test(".off records nothing and sets no flag of the fast path; .warn records")
     func offRecordsNothing() async {
         await #expect(processExitsWith: .success) {
