@@ -84,6 +84,12 @@ public struct Contributions<Element>: Sendable {
         World.current.register(for: box) { _ in Self.list([]) }
     }
 
+    /// Drops, in the current world, the instances its scopes keep that were made with the list, transitively, as
+    /// ``FactoryModifying/resetDependents()`` does for a factory: after a contribution came too late for them.
+    public func resetDependents() {
+        World.current.resetDependents(of: box)
+    }
+
     /// The registration that makes the list of `contributions`.
     private static func list(_ contributions: [FactoryBox]) -> Registration {
         Registration(

@@ -28,6 +28,8 @@ extension Container {
     }
     .scopeOnParameters
     fileprivate static let staleHooked = Factory(scope: .cached) { Whole([]) }.afterMake { _ in _ = staleLeaf() }
+    fileprivate static let staleList = Contributions<Int>()
+    fileprivate static let staleOfList = Factory(scope: .cached) { Whole(staleList().map { _ in Part() }) }
 
     /// What the tests of a report register, after kept instances of each scope resolved it.
     fileprivate static let staleMock = Factory { Part() }
@@ -276,6 +278,65 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
     }
 }
 
+@Suite(.enabled(if: records, "release builds record nothing by default")) struct ResetDependentsTests {
+    @Test("resetDependents() drops exactly the instances made with the factory's, transitively; its own stays")
+    func dropsExactlyTheDependents() async {
+        let (_, problems) = await collectingProblems(named: "reset dependents") {
+            let holders = Container.staleCached.all
+            let before = holders.map { $0() }
+            let mock = Container.staleCachedMock()
+            let ofMock = Container.staleOfCachedMock()
+            Container.staleMock.resetDependents()
+            #expect(zip(holders, before).allSatisfy { $0() !== $1 }, "each holder is made anew")
+            #expect(Container.staleOfCachedMock() === ofMock, "not a dependent: kept")
+            Container.staleCachedMock.resetDependents()
+            #expect(Container.staleCachedMock() === mock, "the factory's own instance stays")
+            #expect(Container.staleOfCachedMock() !== ofMock)
+            Container.staleMock.register { Part() }  // the new holders are stale in turn
+        }
+        #expect(problems.map { Set($0.chain) } == [Set(Container.staleCached.all.map(\.box.displayName))])
+    }
+
+    @Test("After a late registration, resetDependents() makes them with the new registration, and they are not stale")
+    func madeWithTheNewRegistration() async {
+        let (_, problems) = await collectingProblems(named: "made anew") {
+            let mock = Part()
+            _ = Container.staleCached.throughKept()
+            Container.staleMock.register { mock }
+            Container.staleMock.resetDependents()
+            let remade = Container.staleCached.throughKept()
+            #expect((remade.parts.first as? Whole)?.parts.first === mock)
+            Container.staleCachedMock.register { Part() }  // no holder of it: nothing more to report
+        }
+        #expect(problems.count == 1, "the late registration's: \(problems)")
+    }
+
+    @Test("Each parameter value's instance is dropped when it is a dependent, and only then")
+    func parameterValues() {
+        Container.Registrations.isolated {
+            let one = Container.stalePerValue(1)
+            let two = Container.stalePerValue(2)
+            Container.staleLeaf.resetDependents()
+            #expect(Container.stalePerValue(1) !== one)
+            #expect(Container.stalePerValue(2) === two)
+        }
+    }
+
+    @Test("Every kind has it: an async factory's dependents, and a list's")
+    func everyKind() async {
+        await Container.Registrations.isolated {
+            let outer = await Container.staleAsyncOuter()
+            let holder = await Container.staleAsyncHolder()
+            Container.staleAsyncLeaf.resetDependents()
+            #expect(await Container.staleAsyncHolder() !== holder)
+            #expect(await Container.staleAsyncOuter() !== outer, "transitively")
+            let list = Container.staleOfList()
+            Container.staleList.resetDependents()
+            #expect(Container.staleOfList() !== list)
+        }
+    }
+}
+
 @Suite struct StaleDependentsPolicyTests {
     @Test(".warn: outside tests, a warning on standard error, once per change")
     func warnsOutsideTests() async {
@@ -288,6 +349,11 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
                 _ = Container.staleSingleton.direct()
                 Container.staleMock.register { Part() }
             }
+            // In the process's world too, resetDependents() drops them: a registration then finds none to name.
+            let holder = Container.staleCached.direct()
+            Container.staleMock.resetDependents()
+            precondition(Container.staleCached.direct() !== holder)
+            Container.staleMock.register { Part() }
         }
         let text = standardError(result)
         #expect(text.components(separatedBy: "Forge warning: stale dependents.").count == 3, "\(text)")
