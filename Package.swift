@@ -42,7 +42,10 @@ let package = Package(
         .executableTarget(
             name: "MainActorApp", dependencies: ["Forge", "MainActorServices"], path: "Examples/MainActorApp/App",
             swiftSettings: mainActorByDefault),
-        .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTesting"]),
+        // Warnings are errors, as in a team's Swift 6 test target: held stubs register without any (HeldStubTests).
+        .testTarget(
+            name: "ForgeTests", dependencies: ["Forge", "ForgeTesting"],
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
         // A program that forks while it has one thread, which ForkTests runs (not linked: a test process has several
         // threads, and its child could not use Forge).
         .executableTarget(name: "fork-from-one-thread", dependencies: ["Forge"], path: "Tests/ForkFromOneThread"),

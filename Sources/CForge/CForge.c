@@ -71,7 +71,7 @@ void forge_stop_in_forked_child(void) {
 
 // MARK: Threads
 
-_Thread_local forge_thread_state forge_thread = { 0, 0 };
+_Thread_local forge_thread_state forge_thread = { 0, 0, 0 };
 static _Thread_local void *threadObject = NULL;
 static _Thread_local void (*threadObjectRelease)(void *) = NULL;
 static pthread_key_t threadObjectKey;

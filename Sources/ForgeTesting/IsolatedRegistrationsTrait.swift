@@ -26,9 +26,10 @@ import Testing
 /// is declared and how to override it. Live means the factory's own closure, a context's other than `onTest`'s, or
 /// the registration the app made in `registerAllServices()`, when neither the test nor an `onTest` closure overrode
 /// it.
-/// The code under test still gets the live instance, so the test runs on and the suite finishes. A factory that is
-/// safe to run live (a formatter, a pure value, a view model that only resolves others) says so where it is
-/// declared, with `.liveInTests`.
+/// The code under test still gets the live instance, so the test runs on and the suite finishes. A factory whose
+/// closure resolves other factories as it runs (a use case, a view model) composes, and is not reported: what it
+/// reaches that resolves none is. A factory that is safe to run live (a formatter, a pure value) says so where it
+/// is declared, with `.liveInTests`.
 ///
 /// ```swift
 /// @Suite(.isolatedRegistrations(.strict))
@@ -42,6 +43,27 @@ import Testing
 ///
 /// On a suite, the mode is the default of every test in it; a test's own trait may say otherwise
 /// (`.isolatedRegistrations(.lenient)`), and `.isolatedRegistrations` without a mode keeps the suite's.
+///
+/// The registrations may await and throw, so a fixture that an async function makes, or a loader that throws, is made
+/// in the trait, in the test's world. On a suite, they run for each of its tests, in the test's world, before the
+/// test's own trait's:
+///
+/// ```swift
+/// @Suite(.isolatedRegistrations(.strict) {
+///     let database = try await TestDatabase.make()   // a database of its own for each test
+///     Container.database.register { database }
+/// })
+/// struct OrderTests {
+///     @Test func savesAnOrder() async throws {
+///         try await OrderStore().save("tea")
+///         #expect(try await OrderStore().all() == ["tea"])
+///     }
+/// }
+/// ```
+///
+/// A throw fails the test, and its body does not run: the error is an issue of the test, at the test's line, with a
+/// comment that says the trait's registrations threw it. A `#require` that fails in the registrations, and an error
+/// thrown once the test is cancelled, are Swift Testing's, as they are in a test's body.
 ///
 /// Each test case of a parameterized test gets a world of its own. See
 /// `Container.Registrations.isolated(named:runContext:fileID:line:_:)` (in Forge) for what a world holds.
@@ -77,13 +99,14 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     public enum Mode: Sendable, Equatable {
         /// Live closures run unreported: a test overrides what it needs, and the rest runs as in the app.
         case lenient
-        /// A factory whose live closure runs in the test's world is an issue of the test (the test still gets the
-        /// live instance), unless it is marked `liveInTests` where it is declared.
+        /// A factory whose live closure runs in the test's world, and resolves no other factory as it runs, is an
+        /// issue of the test (the test still gets the live instance), unless it is marked `liveInTests` where it is
+        /// declared.
         case strict
     }
 
-    /// Registers mocks inside the test's world, before the test runs.
-    let registrations: (@Sendable () -> Void)?
+    /// Registers mocks inside the test's world, before the test runs; awaited, and may throw.
+    let registrations: (@Sendable () async throws -> Void)?
     /// The test's mode; `nil` for that of the world around it (a suite's trait), lenient at the top.
     let mode: Mode?
 
@@ -96,8 +119,9 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// Runs `function`, the test case, inside a new isolated world named after the test, after the trait's
-    /// registrations. A captive dependency met there is an issue of the test; so is a live closure, in a strict
-    /// test.
+    /// registrations, awaited. A captive dependency met there is an issue of the test; so is a live closure, in a
+    /// strict test. An error the registrations throw is an issue of the test that names it, and `function` does not
+    /// run.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -125,9 +149,30 @@ public struct IsolatedRegistrationsTrait: TestTrait, SuiteTrait, TestScoping {
             named: "test \(test.name)", fileID: location.fileID, line: location.line,
             strict: mode.map { $0 == .strict }, reportingProblems: reportProblem, reportingForTheRun: reportForTheRun
         ) {
-            registrations?()
+            if let registrations {
+                do {
+                    try await registrations()
+                } catch {
+                    guard let issue = Self.issue(of: test, thrownByRegistrations: error) else { throw error }
+                    record(issue)
+                    return
+                }
+            }
             try await function()
         }
+    }
+
+    /// The issue of `test` whose trait's registrations threw `error`, which it names; `nil` for an error that Swift
+    /// Testing handles as it does when a test throws it: a failed `#require` (recorded already) and anything thrown
+    /// once the test is cancelled (`Test.cancel()`, a time limit).
+    private static func issue(of test: Test, thrownByRegistrations error: any Error) -> TestIssue? {
+        guard !(error is ExpectationFailedError), !Task.isCancelled else { return nil }
+        let message = """
+            Forge: the registrations of an .isolatedRegistrations trait threw \(error): test \(test.name) did not \
+            run. The trait is on the test or on a suite around it: make its registrations succeed, or handle the \
+            error inside them.
+            """
+        return TestIssue(comment: message, severity: .error, sourceLocation: test.sourceLocation, error: error)
     }
 
     /// Tells Forge what a test's task tree is, before any test with the trait runs: no escape is judged before Forge
@@ -150,8 +195,9 @@ extension Trait where Self == IsolatedRegistrationsTrait {
         IsolatedRegistrationsTrait(registrations: nil, mode: nil)
     }
 
-    /// Runs each test in its own isolated world, after `registrations` has registered mocks in it.
-    public static func isolatedRegistrations(_ registrations: @escaping @Sendable () -> Void) -> Self {
+    /// Runs each test in its own isolated world, after `registrations` has registered mocks in it. `registrations`
+    /// may await and throw; a throw fails the test, whose body does not run.
+    public static func isolatedRegistrations(_ registrations: @escaping @Sendable () async throws -> Void) -> Self {
         IsolatedRegistrationsTrait(registrations: registrations, mode: nil)
     }
 
@@ -166,13 +212,14 @@ extension Trait where Self == IsolatedRegistrationsTrait {
     }
 
     /// Runs each test in its own isolated world, in `mode`, after `registrations` has registered mocks in it.
+    /// `registrations` may await and throw; a throw fails the test, whose body does not run.
     ///
     /// ```swift
     /// @Test(.isolatedRegistrations(.strict) { Container.payments.register { MockPayments() } })
     /// func pays() { #expect(Checkout().pay() == "mock") }
     /// ```
     public static func isolatedRegistrations(
-        _ mode: IsolatedRegistrationsTrait.Mode, _ registrations: @escaping @Sendable () -> Void
+        _ mode: IsolatedRegistrationsTrait.Mode, _ registrations: @escaping @Sendable () async throws -> Void
     ) -> Self {
         IsolatedRegistrationsTrait(registrations: registrations, mode: mode)
     }

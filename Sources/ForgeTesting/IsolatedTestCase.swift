@@ -46,8 +46,9 @@ open class IsolatedTestCase: XCTestCase {
     /// test, once per factory, naming the factory, where it is declared and how to override it. Live means the
     /// factory's own closure, a context's other than `onTest`'s, or the registration the app made in
     /// `registerAllServices()`, when neither the test (in `setUp` or the method) nor an `onTest` closure overrode it.
-    /// The code under test still gets the live instance. A factory that is safe to run live says so where it is
-    /// declared, with `.liveInTests`. `false` unless a subclass says otherwise:
+    /// The code under test still gets the live instance. A factory whose closure resolves other factories as it runs
+    /// composes, and is not reported: what it reaches that resolves none is. A factory that is safe to run live says
+    /// so where it is declared, with `.liveInTests`. `false` unless a subclass says otherwise:
     ///
     /// ```swift
     /// class StrictTestCase: IsolatedTestCase {

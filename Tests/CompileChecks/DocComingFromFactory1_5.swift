@@ -1,7 +1,9 @@
 // swift-version: 6
 // expect: clean
-// ComingFromFactory1.md's sample "Swift 6 language mode": the mocks and the factory first, then the sample verbatim.
+// ComingFromFactory1.md's sample "Swift 6 language mode", in a test target that imports ForgeTesting: the mocks and
+// the factory first, then the sample verbatim.
 import Forge
+import ForgeTesting
 
 nonisolated protocol APIServiceType: AnyObject {}
 nonisolated final class APIService: APIServiceType {}
@@ -21,5 +23,5 @@ extension Container.Scope {
 let mock = MockAPIService()                          // MockAPIService: Sendable
 Container.api.register { mock }
 
-nonisolated(unsafe) let recorder = RecordingAPIService()   // a non-Sendable mock the test reads afterwards
-Container.api.register { recorder }
+let recorder = RecordingAPIService()                 // a non-Sendable stub the test holds
+Container.api.register { recorder }                  // in a test target that imports ForgeTesting

@@ -1,7 +1,9 @@
 // swift-version: 6
 // expect: clean
-// Concurrency.md's sample of the captures that compile: the mocks and the factory first, then the sample verbatim.
+// Concurrency.md's sample of the captures that compile, in a test target that imports ForgeTesting: the mocks and the
+// factory first, then the sample verbatim.
 import Forge
+import ForgeTesting
 
 nonisolated protocol API: AnyObject {}
 nonisolated final class MockAPI: API, Sendable {}
@@ -18,5 +20,5 @@ Container.api.register { mock }            // compiles in Swift 6 mode
 
 Container.api.register { MockAPI() }       // or make it inside the closure
 
-nonisolated(unsafe) let recorder = RecordingAPI()   // a non-Sendable mock the test owns and reads afterwards
-Container.api.register { recorder }
+let recorder = RecordingAPI()              // a non-Sendable stub the test holds and reads afterwards
+Container.api.register { recorder }        // in a test target that imports ForgeTesting

@@ -14,9 +14,9 @@ nonisolated public protocol PriceFormatter: AnyObject {}
 
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 public final class CheckoutContainer: SharedContainer, NonisolatedContainer {
-    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }.liveInTests
+    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }
     public static let priceFormatter = Factory<PriceFormatter>.promised()
-    public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
+    public static let viewModel = Factory { CheckoutViewModel() }
 }
 
 public final class CheckoutViewModel {

@@ -13,7 +13,7 @@ extension Container {
 nonisolated public protocol PriceFormatter: AnyObject { func format(cents: Int) -> String }
 public final class CheckoutContainer: SharedContainer, NonisolatedContainer {
     public static let priceFormatter = Factory<PriceFormatter>.promised()
-    public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
+    public static let viewModel = Factory { CheckoutViewModel() }
 }
 nonisolated public final class CheckoutViewModel {
     @Injected(CheckoutContainer.priceFormatter) private var formatter
@@ -28,7 +28,7 @@ nonisolated final class PlainFormatter: PriceFormatter { func format(cents: Int)
 // The sample of Sources/Forge/Forge.docc/Articles/ModularApps.md, from here to the end.
 @Suite(.isolatedRegistrations(.strict)) struct CheckoutTests {
     @Test func totalsAndOrdersThroughTheMocks() {
-        nonisolated(unsafe) let http = MockHTTPClient()
+        let http = MockHTTPClient()  // a non-Sendable stub the test holds
         Container.httpClient.register { http }
         CheckoutContainer.priceFormatter.register { PlainFormatter() }
         let checkout = CheckoutContainer.viewModel()

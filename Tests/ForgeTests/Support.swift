@@ -311,6 +311,9 @@ final class CollectedIssues: Sendable {
         /// Whether it was recorded on the test's own task tree (where `Test.current` is the test), which is where
         /// Swift Testing sees it at once: `withKnownIssue` around the code that met it would match it.
         let onTheTestsTask: Bool
+        /// The error the issue is about, which Swift Testing would record as a caught error: one the test's own code
+        /// threw (the trait's registrations).
+        let error: (any Error)?
 
         var description: String { "\(severity) at \(sourceLocation), on the test's task \(onTheTestsTask): \(comment)" }
     }
@@ -327,7 +330,7 @@ final class CollectedIssues: Sendable {
                 $0.append(
                     Collected(
                         comment: issue.comment, severity: issue.severity, sourceLocation: issue.sourceLocation,
-                        onTheTestsTask: onTheTestsTask))
+                        onTheTestsTask: onTheTestsTask, error: issue.error))
             }
         }
     }

@@ -50,6 +50,22 @@ final class IsolatedXCTests: IsolatedTestCase {
     }
 }
 
+/// XCTest's `setUp() async throws` is IsolatedTestCase's registrations that await and throw: it runs in the test's
+/// world too, so the test case needs no hook of its own (a throw there fails the test, as XCTest does).
+final class AsyncSetUpXCTests: IsolatedTestCase {
+    override var isStrict: Bool { true }
+
+    override func setUp() async throws {
+        try await super.setUp()
+        await Task.detached {}.value  // another task: setUp suspends here, and registers after it
+        Container.payments.register { MockPayments() }
+    }
+
+    func testWhatAnAsyncSetUpRegisteredAfterAnAwaitApplies() {
+        XCTAssertEqual(Container.payments().pay(), "mock")  // strict: a live closure would fail the test
+    }
+}
+
 extension Container.Scope {
     fileprivate static let xcSession = Cached(name: "xcSession")
 }

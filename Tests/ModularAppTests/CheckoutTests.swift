@@ -21,7 +21,7 @@ final class PlainFormatter: PriceFormatter {
 
 @Suite(.isolatedRegistrations(.strict)) struct CheckoutTests {
     @Test func totalsAndOrdersThroughTheMocks() {
-        nonisolated(unsafe) let http = MockHTTPClient()  // the test owns it; see "Concurrency" in the README
+        let http = MockHTTPClient()  // a non-Sendable stub the test holds: ForgeTesting registers it as written
         Container.httpClient.register { http }
         CheckoutContainer.priceFormatter.register { PlainFormatter() }
         let checkout = CheckoutContainer.viewModel()
@@ -35,7 +35,7 @@ final class PlainFormatter: PriceFormatter {
     /// The view model's detached task carries the test's world: without it, it would resolve the promise in the
     /// process's world, where nothing supplies it.
     @Test func anOrderSentInTheBackgroundReachesTheMock() async {
-        nonisolated(unsafe) let http = MockHTTPClient()  // the test owns it; see "Concurrency" in the README
+        let http = MockHTTPClient()  // a non-Sendable stub the test holds: ForgeTesting registers it as written
         Container.httpClient.register { http }
         CheckoutContainer.priceFormatter.register { PlainFormatter() }
         let checkout = CheckoutContainer.viewModel()

@@ -10,12 +10,11 @@ extension Container.Scope {
 
 extension Container {
     public static let api = Factory<any APIClient>(scope: .singleton) { LiveAPI() }
-    // Factories that use factories: safe to run in a strict test, which mocks the API.
-    public static let account = Factory(scope: .session) { Account(api: api()) }.liveInTests
+    // Factories that use factories: composers, which a strict test runs as they are, reporting the API if it forgot it.
+    public static let account = Factory(scope: .session) { Account(api: api()) }
     public static let greeting = ParameterFactory<String, String> { name in "\(account().name) greets \(name)" }
-        .liveInTests
-    public static let feed = AsyncFactory(scope: .session) { await api().feed(for: account().name) }.liveInTests
-    public static let profile = MainActorFactory(scope: .session) { ProfileModel(account: account()) }.liveInTests
+    public static let feed = AsyncFactory(scope: .session) { await api().feed(for: account().name) }
+    public static let profile = MainActorFactory(scope: .session) { ProfileModel(account: account()) }
 }
 
 /// A container of the app's own: the one conformance more that a main-actor-default module needs.

@@ -4,13 +4,13 @@ import ModularNetworking
 
 /// The checkout feature's dependencies.
 public final class CheckoutContainer: SharedContainer, NonisolatedContainer {
-    /// Prices from the backend, fetched once per run. Its closure only makes a `RemotePriceList`, which reads through
-    /// the HTTP client's factory: safe to run in tests (`liveInTests`), where the client is what a test mocks.
-    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }.liveInTests
+    /// Prices from the backend, fetched once per run. Its closure makes a `RemotePriceList`, which resolves the HTTP
+    /// client as it is made: a composer, which a strict test runs as it is, reporting the client if the test forgot it.
+    public static let priceList = Factory<PriceList>(scope: .singleton) { RemotePriceList() }
     /// How the app shows an amount: the app decides (see its `registerCheckout()`).
     public static let priceFormatter = Factory<PriceFormatter>.promised()
-    /// The screen's model: it only resolves the factories above, so it runs as it is in tests (`liveInTests`).
-    public static let viewModel = Factory { CheckoutViewModel() }.liveInTests
+    /// The screen's model: it resolves the factories above as it is made, a composer, so it runs as it is in tests.
+    public static let viewModel = Factory { CheckoutViewModel() }
 
     /// Checkout's part of the wiring: its own analytics sink. The app calls it from `registerAllServices()`.
     public static func registerCheckoutModule() {

@@ -146,11 +146,13 @@ void forge_park_wake_all(void);
 
 // MARK: Threads
 
-/// How many factory closures are running on this thread, and whether the graph scope holds instances for its
-/// current top-level resolution. Plain values: nothing to free when the thread exits.
+/// How many factory closures are running on this thread, whether the graph scope holds instances for its current
+/// top-level resolution, and how many resolutions began on it where live closures are reported (a count compared,
+/// never read as a total). Plain values: nothing to free when the thread exits.
 typedef struct {
     intptr_t depth;
     intptr_t hasGraph;
+    intptr_t resolutions;
 } forge_thread_state;
 
 extern _Thread_local forge_thread_state forge_thread;
@@ -166,6 +168,9 @@ static inline intptr_t forge_depth_leave(void) { return --forge_thread.depth; }
 static inline intptr_t forge_depth(void) { return forge_thread.depth; }
 static inline bool forge_has_graph(void) { return forge_thread.hasGraph != 0; }
 static inline void forge_set_has_graph(bool value) { forge_thread.hasGraph = value; }
+/// One more resolution began on this thread where live closures are reported.
+static inline void forge_note_resolution(void) { ++forge_thread.resolutions; }
+static inline intptr_t forge_resolutions(void) { return forge_thread.resolutions; }
 
 /// This thread's object (Forge keeps its per-thread tables in it), or NULL before one is set.
 void *_Nullable forge_thread_object(void);

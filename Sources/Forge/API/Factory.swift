@@ -122,6 +122,10 @@ public struct Factory<T>: Sendable {
     }
 
     /// Overrides the factory's closure and drops the instance its scope holds, in the current world.
+    ///
+    /// A test target that imports ForgeTesting gets a `register` whose closure may capture a non-`Sendable` stub the
+    /// test holds; this one is disfavored so that Swift chooses that one there, and this one everywhere else.
+    @_disfavoredOverload
     @inlinable  // the closure made of `factory` is specialized where it is registered
     public func register(factory: @escaping @Sendable () -> T) {
         box.register(.of(factory))

@@ -277,17 +277,19 @@ extension FactoryModifying {
     /// ```swift
     /// extension Container {
     ///     static let formatter = Factory { PriceFormatter() }.liveInTests
-    ///     static let checkout = Factory { CheckoutViewModel() }.liveInTests   // resolves the others, checked in turn
+    ///     static let taxRate = Factory { 0.2 }.liveInTests
     /// }
     /// ```
     ///
-    /// In a strict test, a factory whose live closure runs in the test's world is an issue of that test: its own
-    /// closure, a context's other than `onTest`'s (`onDebug`, `onArg`, `onPreview`), or the registration the app made
-    /// in `registerAllServices()`, when neither the test nor an `onTest` closure overrode it. Mark the factories that
-    /// are safe to run as they are: a formatter, a pure value, one that only makes others from their factories, such
-    /// as a view model. The mark covers whatever runs for the factory when the test did not override it: its own
-    /// closure, its contexts and the app's registration. What such a factory resolves is checked in turn, so a view
-    /// model marked `liveInTests` still reports the live API client it resolves.
+    /// In a strict test, a factory whose live closure runs in the test's world, and resolves no other factory as it
+    /// runs, is an issue of that test: its own closure, a context's other than `onTest`'s (`onDebug`, `onArg`,
+    /// `onPreview`), or the registration the app made in `registerAllServices()`, when neither the test nor an
+    /// `onTest` closure overrode it. A factory whose closure resolves others as it runs (a use case, a view model)
+    /// composes: it is not reported, and needs no mark; what it resolves is checked in turn. Mark the leaves that are
+    /// safe to run as they are: a formatter, a pure value, a constant. One that resolves its dependencies later
+    /// (`@LazyInjected`, or in its methods) resolves none as its closure runs, and is a leaf too. The mark covers
+    /// whatever runs for the factory when the test did not override it: its own closure, its contexts and the app's
+    /// registration. What a marked factory resolves is checked in turn.
     public var liveInTests: Self { applying(FactoryOperation(change: .liveInTests)) }
 
     /// Drops the override and the instance its scope holds, in the current world; or only one of them.

@@ -4,31 +4,32 @@
 /// factory's live closure in the process's world while strict tests run, when no test overrides the factory. No test
 /// can be shown to have started it, so it is routed as an escape no test can be shown to have started
 /// (``ProblemRoute/reportLiveClosure(of:running:through:)``): under the escaped-resolution policy, once for the run,
-/// recorded as a warning by the first of the strict tests running whose body returns, naming them all.
+/// recorded as a warning by the first of the strict tests running whose body returns, naming them all. As in a strict
+/// test's world, a closure that resolves a factory as it runs is a composer, not reported: the leaves it reaches are,
+/// naming it (``Composers``).
 ///
 /// Deliberate uses of the process's world are not reported: a resolution on a test's own task tree (a Swift Testing
 /// test without the trait, as ForgeTesting tells), and work that Forge or a captured world carries from one
 /// (``EscapedResolutions/Context/deliberate``). Nor is a lazy property read in a test (its owner made outside the
 /// test): that runs on the reader's own task tree, and is no escaped work.
 enum EscapedLiveClosures {
-    /// Checks the run of a closure of `box` about to be made in the process's world, with `registration` the one its
-    /// slot holds, while isolated worlds exist; reports it if it is a live closure run off every test's task tree
-    /// while strict tests run. The caller tested that the slot is the process's and ``World/isolatedWorldsExist``:
-    /// the one load this costs a closure's run while no isolated world exists; a run in an isolated world costs
-    /// nothing more. A hit runs no closure, and never gets here.
-    @inline(never)  // off the path of every closure's run but those made while strict tests run
-    static func check(_ box: FactoryBox, _ registration: Registration?) {
-        guard World.strictTestsRunning.value > 0, !box.definition.isLiveInTests else { return }
+    /// The live closure of `box` about to run in the process's world, with `registration` the one its slot holds,
+    /// while isolated worlds exist, if it is one to report: run off every test's task tree while strict tests run, and
+    /// not reported for the run yet. It is reported once it returned, unless it resolved a factory as it ran
+    /// (``Composers``). The caller tested that the slot is the process's and ``World/isolatedWorldsExist``: the one
+    /// load this costs a closure's run while no isolated world exists; a run in an isolated world costs nothing more.
+    /// A hit runs no closure, and never gets here.
+    static func liveClosure(of box: FactoryBox, _ registration: Registration?) -> FactoryBox.LiveClosure? {
+        guard World.strictTestsRunning.value > 0, !box.definition.isLiveInTests else { return nil }
         // While a test expects escapes, they are looked for whatever the policy says.
         let expecting = ProblemRoute.expectationsRunning.value > 0
-        guard EscapedResolutions.policy != .off || expecting else { return }
+        guard EscapedResolutions.policy != .off || expecting else { return nil }
         // Carried from a test's own task tree by Forge or a captured world, or a lazy property read in a test.
-        guard EscapedResolutions.context == nil, EscapedResolutions.isInATestsTaskTree() != true else { return }
+        guard EscapedResolutions.context == nil, EscapedResolutions.isInATestsTaskTree() != true else { return nil }
         // Once for the run: the route would drop it, but the message costs more than the look; an expectation still
         // absorbs one reported before.
-        guard expecting || !ProblemRoute.wasReported(ResolutionError.escapedLiveIdentity(of: box)) else { return }
-        guard let live = box.liveClosure(registration, in: .global) else { return }
-        ProblemRoute.reportLiveClosure(of: box, running: live, through: EscapedResolutions.chain())
+        guard expecting || !ProblemRoute.wasReported(ResolutionError.escapedLiveIdentity(of: box)) else { return nil }
+        return box.liveClosure(registration, in: .global)
     }
 }
 

@@ -10,7 +10,8 @@ extension FactoryBox {
     /// 1. Finds the world the resolution uses (after `AutoRegistering` has run): the task's isolated world, else the
     ///    process's, returned as `nil`.
     /// 2. In the process's world while isolated worlds exist, checks the resolution as an escape from them
-    ///    (``EscapedResolutions/check(_:)``).
+    ///    (``EscapedResolutions/check(_:)``). There, and in a strict test's world, notes it for the live closures
+    ///    running around it, which compose (``Composers``).
     /// 3. Checks it as a captive dependency of the instances being made around it (``CaptiveDependencies``).
     /// 4. Records it as a dependency of the kept instance being made around it (``StaleDependents``).
     ///
@@ -19,7 +20,12 @@ extension FactoryBox {
     @inline(__always)  // into each entry point: two loads and branches while no check is on
     func beginResolution() -> World? {
         let world = isolatedWorldForResolution()
-        if world == nil && World.isolatedWorldsExist { EscapedResolutions.check(self) }
+        if let world {
+            if world.isStrict { Composers.noteResolution() }
+        } else if World.isolatedWorldsExist {
+            EscapedResolutions.check(self)
+            Composers.noteResolution()
+        }
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         if StaleDependents.isRecording { StaleDependents.record(self) }
         return world
@@ -62,21 +68,36 @@ extension FactoryBox {
 
     /// Runs the closure that makes an instance for a synchronous resolution, with no lock held: the registration, a
     /// context's closure or the factory's own. Around it: the live-closure checks (a strict test's world, and escaped
-    /// work's in the process's world while strict tests run), the depth and the cycle chain (``enterClosure(with:)``),
-    /// and after it the `afterMake` hook, a part of making the instance.
+    /// work's in the process's world while strict tests run: ``runReportingLiveClosure(_:in:_:)``), the depth and the
+    /// cycle chain (``enterClosure(with:)``), and after it the `afterMake` hook, a part of making the instance.
     func runClosure(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         let summary = slot.summary
         // One test on the common path (no override, a lenient world), two with an override; a strict world's slot
         // goes through a function of its own, so that the common path keeps fewer values live (Benchmarks/README.md).
-        let registration =
-            summary.isEmpty
-            ? nil
-            : summary == .hasRegistration
-                ? slot.withLock { $0.registration }
-                : registrationReportingLiveClosure(in: slot, summary, namingChain: true)
+        let registration: Registration?
+        if summary.isEmpty {
+            registration = nil
+        } else if summary == .hasRegistration {
+            registration = slot.withLock { $0.registration }
+        } else {
+            let registration = summary.contains(.hasRegistration) ? slot.registration : nil
+            return runReportingLiveClosure(parameter, in: slot, registration)
+        }
         // Escaped work's live closure, while strict tests run (EscapedLiveClosures): in the process's world, whose slot
         // is the box, one load while no isolated world exists, of the word the common path has just read.
-        if slot === self && World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
+        if slot === self && World.isolatedWorldsExist {
+            return runReportingLiveClosure(parameter, in: slot, registration)
+        }
+        return makeInstance(parameter, in: slot, with: registration)
+    }
+
+    /// Runs `registration`, if any, else the closure of the current context or the factory's own, with the parameter
+    /// at `parameter`, between ``enterClosure(with:)`` and ``leaveClosure(_:)``, and its `afterMake` hook
+    /// (``finishMaking(_:with:in:)``), for `slot`.
+    @inline(__always)  // into runClosure, as its code was before the live closures' function of their own
+    private func makeInstance(_ parameter: UnsafeRawPointer, in slot: Slot, with registration: Registration?)
+        -> AnyObject
+    {
         let tracked = enterClosure(with: parameter)
         defer { leaveClosure(tracked) }
         if let registration { return finishMaking(registration.make.run(with: parameter), with: parameter, in: slot) }
@@ -98,9 +119,10 @@ extension FactoryBox {
     ) async throws -> AnyObject {
         TaskResolutionState.checkCycle(self, with: parameter)
         let summary = slot.summary
-        let registration =
-            summary.isEmpty ? nil : registrationReportingLiveClosure(in: slot, summary, namingChain: false)
-        if world.isGlobal && World.isolatedWorldsExist { EscapedLiveClosures.check(self, registration) }
+        let registration = summary.contains(.hasRegistration) ? slot.withLock { $0.registration } : nil
+        let live =
+            summary.contains(.reportsLiveClosures) || world.isGlobal && World.isolatedWorldsExist
+            ? liveClosureToReport(registration, in: world) : nil
         guard
             let make = registration?.make
                 ?? closureForCurrentContext(tried: TriedPromise.factory == ObjectIdentifier(self))
@@ -109,7 +131,10 @@ extension FactoryBox {
         }
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
-        let made = try await TaskResolutionState.making(self, with: parameter, recording: dependencies) {
+        let resolution = TaskResolutionState(making: self, with: parameter, recording: dependencies)
+        // A live closure is reported once it returned or threw, unless it resolved a factory as it ran (Composers).
+        defer { if let live, !resolution.hasResolved { reportLive(live, in: world) } }
+        let made = try await resolution.run {
             let made = MadeObject(object: try await make.runAsync(with: parameter))
             if let hook { await finishMakingAsync(made, for: creation, hook) }
             return made
@@ -132,16 +157,22 @@ extension FactoryBox {
         ThreadResolutionState.leave()
     }
 
-    /// The registration `slot` holds, if its `summary` says it has one; first, when the summary says the slot's world
-    /// is a strict test's, reports the live closure about to run, if it is one (``reportIfLive(_:in:chain:)``), and
-    /// with `chain`, the factories whose closures reached it.
+    /// ``runClosure(_:in:)`` where a live closure is reported: in `slot`, a strict test's world's, and in the process's
+    /// world while isolated worlds exist, with `registration` the one `slot` holds. The closure that runs, if live
+    /// (``liveClosureToReport(_:in:)``), is reported once it returned, unless it resolved a factory as it ran, on this
+    /// thread: a composer (``Composers``).
     @inline(never)  // off runClosure's common paths (no override, or one in a lenient world): see runClosure
-    func registrationReportingLiveClosure(in slot: Slot, _ summary: Summary, namingChain chain: Bool)
-        -> Registration?
+    func runReportingLiveClosure(_ parameter: UnsafeRawPointer, in slot: Slot, _ registration: Registration?)
+        -> AnyObject
     {
-        let registration = summary.contains(.hasRegistration) ? slot.withLock { $0.registration } : nil
-        if summary.contains(.reportsLiveClosures) { reportIfLive(registration, in: World.current, chain: chain) }
-        return registration
+        let world = slot === self ? World.global : World.current
+        guard let live = liveClosureToReport(registration, in: world) else {
+            return makeInstance(parameter, in: slot, with: registration)
+        }
+        let resolutions = Composers.resolutions
+        let made = makeInstance(parameter, in: slot, with: registration)
+        if Composers.resolutions == resolutions { reportLive(live, in: world) }
+        return made
     }
 
     /// Calls the synchronous `afterMake` hook with `made`, a new instance made in `slot` with the parameter at

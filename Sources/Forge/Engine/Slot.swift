@@ -34,8 +34,9 @@ extension FactoryBox: StateLock {
     /// Whether the slot has an override, read without the lock.
     var hasRegistration: Bool { summary.contains(.hasRegistration) }
 
-    /// Whether a closure that runs live here is reported (``reportIfLive(_:in:chain:)``): a slot of a strict test's
-    /// world, for a factory not marked `liveInTests`, and its parameter values' cells. Never the process's slot.
+    /// Whether a closure that runs live here is reported (``runReportingLiveClosure(_:in:_:)``): a slot of a strict
+    /// test's world, for a factory not marked `liveInTests`, and its parameter values' cells. Never the process's
+    /// slot.
     var reportsLiveClosures: Bool { summary.contains(.reportsLiveClosures) }
 
     /// The bits of ``summary``.

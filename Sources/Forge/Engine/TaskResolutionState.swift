@@ -26,8 +26,9 @@ final class TaskResolutionState: Sendable {
     /// What the closure resolves, for the kept instance it makes, while stale dependents are recorded
     /// (``StaleDependents``); `nil` for a closure that makes no kept instance, whose resolutions are its holder's.
     let dependencies: DependencyRecord?
-    /// Set once the closure returned: the task may be gone, and another may take its address.
-    private let finished = AtomicCounter()
+    /// 1 once the closure returned (the task may be gone, and another may take its address), plus 2 for each
+    /// resolution it made as it ran (``noteResolution()``): one word, so that a closure's run allocates no more.
+    private let progress = AtomicCounter()
 
     /// The current task's, or `nil` outside any async factory's closure.
     @TaskLocal static var current: TaskResolutionState?
@@ -44,6 +45,16 @@ final class TaskResolutionState: Sendable {
         self.tree = parent?.tree ?? TraceTree()
         self.dependencies = dependencies
     }
+
+    /// Whether the closure returned.
+    private var isFinished: Bool { progress.value & 1 != 0 }
+
+    /// Whether the closure resolved a factory as it ran, in its task or a task that inherited this state
+    /// (``Composers``).
+    var hasResolved: Bool { progress.value >= 2 }
+
+    /// Notes a resolution that the closure makes as it runs.
+    func noteResolution() { progress.add(2) }
 
     /// The factories whose closures enclose this resolution, outermost first, this one's last.
     var chain: [FactoryBox] {
@@ -62,7 +73,7 @@ final class TaskResolutionState: Sendable {
     static var enclosingChain: [FactoryBox] {
         var chain: [FactoryBox] = []
         var node = current
-        while let resolution = node, resolution.finished.value == 0 {
+        while let resolution = node, !resolution.isFinished {
             if let factory = resolution.factory { chain.append(factory) }
             node = resolution.parent
         }
@@ -81,7 +92,7 @@ final class TaskResolutionState: Sendable {
     static func cycle(closedBy factory: FactoryBox, with parameter: any Sendable) -> [FactoryBox]? {
         guard let current, let task = TaskIdentity.current else { return nil }
         var node: TaskResolutionState? = current
-        while let resolution = node, resolution.task == task && resolution.finished.value == 0 {
+        while let resolution = node, resolution.task == task && !resolution.isFinished {
             if resolution.factory === factory
                 && factory.closesCycle(resolvedWith: parameter, insideRunWith: resolution.parameter)
             {
@@ -92,28 +103,31 @@ final class TaskResolutionState: Sendable {
         return nil
     }
 
-    /// Runs `body` as `factory`'s closure with `parameter`, in the current task; with `dependencies`, the closure
-    /// of a kept instance, which collects there what it resolves.
-    static func making<R>(
-        _ factory: FactoryBox, with parameter: any Sendable, recording dependencies: DependencyRecord? = nil,
-        _ body: () async throws -> R
-    ) async throws -> R {
-        let next = TaskResolutionState(
-            factory: factory, parameter: parameter, parent: current, task: TaskIdentity.current ?? TaskIdentity(0),
+    /// The resolution of `factory`'s closure with `parameter`, about to run in the current task (``run(_:)``); with
+    /// `dependencies`, the closure of a kept instance, which collects there what it resolves.
+    convenience init(
+        making factory: FactoryBox, with parameter: any Sendable, recording dependencies: DependencyRecord?
+    ) {
+        self.init(
+            factory: factory, parameter: parameter, parent: Self.current, task: TaskIdentity.current ?? TaskIdentity(0),
             recording: dependencies)
+    }
+
+    /// Runs `body` as this resolution's closure, in the current task.
+    func run<R>(_ body: () async throws -> R) async throws -> R {
         if dependencies != nil { StaleDependents.asyncRecordings.add(1) }
         defer {
-            next.finished.store(1)
+            progress.add(1)
             if dependencies != nil { StaleDependents.asyncRecordings.add(-1) }
         }
-        return try await $current.withValue(next, operation: body)
+        return try await Self.$current.withValue(self, operation: body)
     }
 
     /// Adds `factory` to what the innermost closure of a kept instance around the current task collects
     /// (``dependencies``), if one does and has not returned.
     static func record(_ factory: FactoryBox) {
         var node = current
-        while let resolution = node, resolution.finished.value == 0 {
+        while let resolution = node, !resolution.isFinished {
             if let dependencies = resolution.dependencies { return dependencies.add(factory) }
             node = resolution.parent
         }

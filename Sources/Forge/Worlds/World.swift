@@ -38,9 +38,9 @@ final class World: Sendable {
     /// The mailbox of the test this world belongs to, shared with the worlds nested in it: where the problems met
     /// here go (``ProblemRoute``). `nil` for a world of no test, whose problems are warnings.
     let mailbox: ProblemMailbox?
-    /// Whether a factory's live closure that runs here is a problem of the test
-    /// (``FactoryBox/reportIfLive(_:in:chain:)``): a strict test's world, and the worlds nested in it unless they say
-    /// otherwise.
+    /// Whether a factory's live closure that runs here, and resolves no factory as it runs, is a problem of the test
+    /// (``FactoryBox/runReportingLiveClosure(_:in:_:)``, ``Composers``): a strict test's world, and the worlds nested
+    /// in it unless they say otherwise.
     let isStrict: Bool
     /// Whether this is a strict test's own world (one with a mailbox of its own, strict, that watches for escapes):
     /// while it watches, it counts in ``strictTestsRunning``, and escaped work's live closures are reported to it

@@ -15,8 +15,8 @@ private final class LiveService: Sendable {
 extension Container {
     /// Overridden by no test: its own closure is live.
     fileprivate static let liveUntouched = Factory { LiveService("live") }
-    /// Resolves ``liveUntouched`` in its closure, for the chain a message names.
-    fileprivate static let liveReaching = Factory { LiveService("reaching \(liveUntouched().name)") }.liveInTests
+    /// Resolves ``liveUntouched`` in its closure: a composer, not reported itself, which the leaf's message names.
+    fileprivate static let liveReaching = Factory { LiveService("reaching \(liveUntouched().name)") }
     fileprivate static let liveSafe = Factory { LiveService("safe") }.liveInTests
 }
 
@@ -68,8 +68,10 @@ struct EscapedLiveClosuresTests {
             }
             await bystander
             precondition(heard.problems.value.isEmpty, "a test heard it as its own: \(heard.problems.value)")
+            // Once: the leaf, reached first through the composer, which is not reported.
             let recorded = heard.forTheRun.value
             precondition(recorded.count == 1, "recorded \(recorded.count) times for the run: \(recorded)")
+            precondition(recorded[0].factory == Container.liveUntouched.box.displayName, "\(recorded)")
             let message = recorded[0].description
             precondition(recorded[0].kind == .escapedResolution, message)
             precondition(message.contains("Factory<LiveService> (ForgeTests/EscapedLiveClosuresTests.swift:"), message)

@@ -42,7 +42,8 @@ struct DeliveryFixtures: Sendable {
         }
         endpointNames = (0..<DeliveryUniverse.endpoints).map { "DeliveryClient\(run).endpoint\($0)" }
         endpoints = endpointNames.map { name in unimplemented(name, placeholder: 0) }
-        // Both marked liveInTests: a strict test meets the pair, not two live closures.
+        // A strict test meets the pair, not a live closure: the dependency is marked liveInTests, and the holder
+        // composes (its closure resolves the dependency), which a strict test does not report.
         let dependencies = (0..<DeliveryUniverse.pairs).map { pair in
             Factory(scope: .deliverySession, fileID: #fileID, line: first + 50 + UInt(pair)) { DeliveryService() }
                 .liveInTests
@@ -51,7 +52,7 @@ struct DeliveryFixtures: Sendable {
         holders = dependencies.enumerated().map { pair, dependency in
             Factory(scope: .singleton, fileID: #fileID, line: first + 60 + UInt(pair)) {
                 DeliveryHolder(dependency())
-            }.liveInTests
+            }
         }
     }
 
