@@ -171,18 +171,23 @@ extension StaleDependents {
         return found
     }
 
-    /// Reports `stale`, the instances `world` keeps that were made with what `box` made before it was registered,
-    /// through ``ProblemRoute``: one problem for the registration. Nothing when there are none.
+    /// Reports, through ``ProblemRoute``, in one problem for the registration of `box` in `world`: `stale`, the
+    /// instances `world` keeps that were made with what `box` made before; and in a strict test's world, that `box`'s
+    /// live closure ran there before, as the test was told (``FactoryBox/reportLive(_:in:)``). Nothing when neither
+    /// holds.
     static func report(_ stale: [StaleDependent], of box: FactoryBox, in world: World) {
-        guard !stale.isEmpty else { return }
-        ProblemRoute.report(.staleDependents(stale, of: box, in: world), metIn: world)
+        let live = world.isStrict ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)) : nil
+        guard !stale.isEmpty || live != nil else { return }
+        ProblemRoute.report(.staleDependents(stale, of: box, afterLiveRun: live, in: world), metIn: world)
     }
 }
 
 extension ResolutionError {
     /// `stale` are the instances `world` keeps that were made with what `factory` made before it was registered: each
-    /// holder once, with its chain.
-    static func staleDependents(_ stale: [StaleDependent], of factory: FactoryBox, in world: World) -> ResolutionError {
+    /// holder once, with its chain. `live`, the live closure in a strict test that `factory` ran before, if any.
+    static func staleDependents(
+        _ stale: [StaleDependent], of factory: FactoryBox, afterLiveRun live: ResolutionError?, in world: World
+    ) -> ResolutionError {
         var holders: [StaleDependent] = []
         for dependent in stale where !holders.contains(where: { $0.chain[0] === dependent.chain[0] }) {
             holders.append(dependent)
@@ -193,21 +198,33 @@ extension ResolutionError {
             }
             return "    " + steps.joined(separator: "\n     -> ")
         }
+        let kept = """
+            made with its previous instance, directly or through other factories: they keep what they got, and \
+            resolving them returns them still.
+            """
+        var what = "after instances kept there were \(kept)\n\(lines.joined(separator: "\n"))"
+        if let live {
+            let through =
+                live.chain.count < 2 ? "" : "\nIt was resolved through:\n    " + live.chain.joined(separator: "\n -> ")
+            what = """
+                after its live closure ran in \(live.world), as the test was told: the registration came too late for \
+                what that run made, which keeps the live implementation.\(through)
+                """ + (holders.isEmpty ? "" : "\nInstances kept there were \(kept)\n\(lines.joined(separator: "\n"))")
+        }
         let site = factory.definition.site
-        return ResolutionError(
+        var problem = ResolutionError(
             kind: .staleDependents, factory: factory.displayName, chain: holders.map(\.chain[0].displayName),
             world: world.description,
             description: """
-                Forge: stale dependents. \(factory.displayName) was registered in \(world.description) after instances \
-                kept there were made with its previous instance, directly or through other factories: they keep what \
-                they got, and resolving them returns them still.
-                \(lines.joined(separator: "\n"))
-                Register it before anything resolves them: in the test before the code \
-                under test runs, in setUp, or in the trait's registrations. Or call resetDependents() on the factory \
-                declared at \(site) right after: it drops these instances in this world, and the next resolution makes \
-                them anew. Objects already handed out cannot be fixed: whatever got one of the instances above keeps \
-                it. To silence this, set Container.Diagnostics.staleDependents = .off.
+                Forge: stale dependents. \(factory.displayName) was registered in \(world.description) \(what)
+                Register it before anything resolves it: in the test before the code under test runs, in setUp, or in \
+                the trait's registrations. Or call resetDependents() on the factory declared at \(site) right after \
+                registering: it drops the instances this world keeps that were made with it, and the next resolution \
+                makes them anew. Objects already handed out cannot be fixed: whatever got one of them, or got what \
+                the live closure made, keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
                 """)
+        if live != nil { problem.distinction = "after its live closure ran" }
+        return problem
     }
 }
 

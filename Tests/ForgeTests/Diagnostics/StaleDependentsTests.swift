@@ -29,6 +29,10 @@ extension Container {
     .scopeOnParameters
     fileprivate static let staleHooked = Factory(scope: .cached) { Whole([]) }.afterMake { _ in _ = staleLeaf() }
     fileprivate static let staleList = Contributions<Int>()
+    /// Live in a strict test; what a strict test registers too late.
+    fileprivate static let lateLeaf = Factory { Part() }
+    fileprivate static let lateComposer = Factory { Whole([lateLeaf()]) }
+    fileprivate static let lateModel = Factory(scope: .cached) { Whole([lateLeaf()]) }
     fileprivate static let staleOfList = Factory(scope: .cached) { Whole(staleList().map { _ in Part() }) }
 
     /// What the tests of a report register, after kept instances of each scope resolved it.
@@ -275,6 +279,89 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         #expect(issues[0].comment.hasPrefix("Forge: stale dependents. "))
         #expect(issues[0].severity == .error)
         #expect(issues[0].sourceLocation == test.sourceLocation)
+    }
+}
+
+@Suite(.enabled(if: records, "release builds look for none by default")) struct LateRegistrationTests {
+    @Test("In a strict test, a registration after the factory's live closure ran there is named as late")
+    func lateRegistrationIsNamed() async throws {
+        let (composer, problems) = await collectingProblems(named: "late", strict: true) {
+            let composer = Container.lateComposer()  // the code under test: it keeps the live leaf
+            Container.lateLeaf.register { Part() }
+            return composer
+        }
+        #expect(composer.parts.count == 1)
+        try #require(problems.map(\.kind) == [.liveInStrictTest, .staleDependents], "\(problems)")
+        let late = problems[1]
+        let leaf = Container.lateLeaf.box.displayName
+        #expect(late.factory == leaf)
+        #expect(late.chain.isEmpty, "no kept instance holds it: \(late)")
+        #expect(
+            late.description.hasPrefix(
+                "Forge: stale dependents. \(leaf) was registered in the isolated world \"late\" (made at "),
+            "\(late.description)")
+        #expect(late.description.contains(") after its live closure ran in the isolated world \"late\""))
+        #expect(late.description.contains("the registration came too late for what that run made"))
+        if CycleDetection.isOn {  // the chain is named where Forge records it
+            #expect(
+                late.description.contains(
+                    "It was resolved through:\n    \(Container.lateComposer.box.displayName)\n -> \(leaf)\n"),
+                "\(late.description)")
+        }
+    }
+
+    @Test("A kept holder of the late factory is named with it; registering before the live closure ran is not late")
+    func lateWithAHolder() async throws {
+        let (_, problems) = await collectingProblems(named: "late holder", strict: true) {
+            _ = Container.lateModel()
+            Container.lateLeaf.register { Part() }
+        }
+        try #require(problems.map(\.kind) == [.liveInStrictTest, .staleDependents], "\(problems)")
+        #expect(problems[1].chain == [Container.lateModel.box.displayName])
+        #expect(problems[1].description.contains("after its live closure ran"))
+        #expect(
+            problems[1].description.contains(
+                "Instances kept there were made with its previous instance, directly or through other factories"))
+        let (_, inTime) = await collectingProblems(named: "in time", strict: true) {
+            Container.lateLeaf.register { Part() }
+            _ = Container.lateModel()
+        }
+        #expect(inTime.isEmpty, "\(inTime)")
+    }
+
+    @Test("Two strict tests in parallel each hear of their own late registration")
+    func twoStrictTestsInParallel() async {
+        let arrived = Occurrences("a strict test ran the live closure")
+        @Sendable func test(_ name: String) async -> [ResolutionError] {
+            await collectingProblems(named: name, strict: true) {
+                _ = Container.lateComposer()
+                arrived.signal()
+                await arrived.expect(2, within: 10)
+                Container.lateLeaf.register { Part() }
+            }.1
+        }
+        async let first = test("first late")
+        async let second = test("second late")
+        for (name, problems) in await [("first late", first), ("second late", second)] {
+            let late = problems.filter { $0.kind == .staleDependents }
+            #expect(late.count == 1, "\(name): \(problems)")
+            #expect(
+                late.first?.description.contains("after its live closure ran in the isolated world \"\(name)\"")
+                    == true, "\(name): \(problems)")
+        }
+    }
+
+    @Test("Under the strict trait, the late registration is an issue of the test, after the live closure's")
+    func underTheStrictTrait() async throws {
+        let issues = try await collectingIssues(of: .isolatedRegistrations(.strict)) { _ in
+            _ = Container.lateComposer()
+            Container.lateLeaf.register { Part() }
+        }
+        try #require(issues.count == 2, "\(issues)")
+        #expect(issues[0].comment.hasPrefix("Forge: live closure in a strict test. "))
+        #expect(issues[1].comment.hasPrefix("Forge: stale dependents. "))
+        #expect(issues[1].comment.contains("after its live closure ran"))
+        #expect(issues.allSatisfy { $0.onTheTestsTask })
     }
 }
 
