@@ -314,13 +314,14 @@ extension FactoryModifying {
     /// or through other factories, and those made with them in turn, so that the next resolution makes them with the
     /// factory's registration now. The factory's own instance stays.
     ///
-    /// A registration made after such instances were made names them (``SharedContainer/Diagnostics/staleDependents``);
-    /// call this right after it, or after a ``reset(_:)``, when registering earlier is not an option:
+    /// A registration made after such instances were made names them (``SharedContainer/Diagnostics/staleDependents``).
+    /// Where something must be made before the registration, call this just before it, and the registration finds
+    /// none to name; or after a ``reset(_:)``:
     ///
     /// ```swift
-    /// let model = Container.checkoutModel()     // keeps the live API client
-    /// Container.api.register { MockAPI() }      // too late for it: the message names checkoutModel
-    /// Container.api.resetDependents()           // checkoutModel() makes a new one, with MockAPI
+    /// let model = Container.checkoutModel()     // made first: keeps the live API client
+    /// Container.api.resetDependents()           // drops checkoutModel's instance, in the current world
+    /// Container.api.register { MockAPI() }      // names none: checkoutModel() makes a new one, with MockAPI
     /// ```
     ///
     /// What was handed out already cannot be fixed: `model` above keeps the live client. It finds what kept instances

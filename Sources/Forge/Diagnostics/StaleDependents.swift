@@ -30,8 +30,10 @@ extension SharedContainer.Diagnostics {
     /// stale one is stale too.
     ///
     /// Register before resolving (in the test, before the code under test runs; in `setUp`; in the trait's
-    /// registrations), or drop them after registering with ``FactoryModifying/resetDependents()``. What was handed
-    /// out already (a view model the test holds) cannot be fixed. Resets are not reported: a factory's
+    /// registrations), or drop them just before registering with ``FactoryModifying/resetDependents()``: a
+    /// registration that finds none names none. What was handed out already (a view model the test holds) cannot be
+    /// fixed. In a strict test, a registration made after the factory's live closure ran in the test's world is named
+    /// as late too, even when no kept instance holds what that run made. Resets are not reported: a factory's
     /// ``FactoryModifying/reset(_:)``, `Registrations.reset()` and `pop()` restore what a test changed, most often at
     /// its end, before its scopes are reset (and `pop()` drops what was made since its `push()`); a scope's reset is
     /// the app's own lifecycle, whose longer-lived holders are captive dependencies
@@ -212,16 +214,18 @@ extension ResolutionError {
                 """ + (holders.isEmpty ? "" : "\nInstances kept there were \(kept)\n\(lines.joined(separator: "\n"))")
         }
         let site = factory.definition.site
+        let alsoLive = live == nil ? "" : ", or what that run made,"
         var problem = ResolutionError(
             kind: .staleDependents, factory: factory.displayName, chain: holders.map(\.chain[0].displayName),
             world: world.description,
             description: """
                 Forge: stale dependents. \(factory.displayName) was registered in \(world.description) \(what)
                 Register it before anything resolves it: in the test before the code under test runs, in setUp, or in \
-                the trait's registrations. Or call resetDependents() on the factory declared at \(site) right after \
-                registering: it drops the instances this world keeps that were made with it, and the next resolution \
-                makes them anew. Objects already handed out cannot be fixed: whatever got one of them, or got what \
-                the live closure made, keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
+                the trait's registrations. Where something must be made first, call resetDependents() on the factory \
+                declared at \(site) just before registering it: it drops the instances this world keeps that were \
+                made with it, transitively, and the next resolution makes them with the new registration. Objects \
+                already handed out cannot be fixed: whatever got one of them\(alsoLive) \
+                keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
                 """)
         if live != nil { problem.distinction = "after its live closure ran" }
         return problem

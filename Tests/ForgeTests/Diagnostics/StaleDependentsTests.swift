@@ -384,18 +384,30 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         #expect(problems.map { Set($0.chain) } == [Set(Container.staleCached.all.map(\.box.displayName))])
     }
 
-    @Test("After a late registration, resetDependents() makes them with the new registration, and they are not stale")
-    func madeWithTheNewRegistration() async {
+    @Test("Just before a registration, resetDependents() leaves it none to name; the next resolution uses it")
+    func beforeARegistration() async {
         let (_, problems) = await collectingProblems(named: "made anew") {
+            let mock = Part()
+            _ = Container.staleCached.throughKept()
+            Container.staleMock.resetDependents()
+            Container.staleMock.register { mock }
+            let remade = Container.staleCached.throughKept()
+            #expect((remade.parts.first as? Whole)?.parts.first === mock)
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("After a registration that named them, resetDependents() drops them: the next resolution uses it")
+    func afterARegistration() async {
+        let (_, problems) = await collectingProblems(named: "made anew after") {
             let mock = Part()
             _ = Container.staleCached.throughKept()
             Container.staleMock.register { mock }
             Container.staleMock.resetDependents()
             let remade = Container.staleCached.throughKept()
             #expect((remade.parts.first as? Whole)?.parts.first === mock)
-            Container.staleCachedMock.register { Part() }  // no holder of it: nothing more to report
         }
-        #expect(problems.count == 1, "the late registration's: \(problems)")
+        #expect(problems.count == 1, "the registration's: \(problems)")
     }
 
     @Test("Each parameter value's instance is dropped when it is a dependent, and only then")
