@@ -259,9 +259,11 @@ extension FactoryModifying {
     /// That holds on the thread that made the instance (for an async factory, in its task and the tasks that task
     /// starts), in every scope with an instance to share: `graph`, `cached`, `singleton`, `shared` and custom ones
     /// of those kinds, with `timeToLive` or `scopeOnParameters` too (there, the instance of an equal value). Every
-    /// other caller still waits until the hook returned. A `unique` factory has no instance to share: resolving it
-    /// from its own hook is a circular dependency, as from its closure. Resolve the parent first: resolving the child
-    /// first is a cycle, since the child's closure needs the parent, whose hook needs a child not made yet.
+    /// other caller still waits until the hook returned; another task of the same async resolution, which finds no
+    /// `graph` instance until its hook returned, makes its own. A `unique` factory has no instance to share:
+    /// resolving it from its own hook is a circular dependency, as from its closure. Resolve the parent first:
+    /// resolving the child first is a cycle, since the child's closure needs the parent, whose hook needs a child not
+    /// made yet.
     ///
     /// Apply it where the factory is declared: it returns a new factory.
     public func afterMake(_ hook: AfterMakeHook) -> Self {

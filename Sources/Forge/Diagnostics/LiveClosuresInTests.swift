@@ -7,7 +7,8 @@ internal import CForge
 /// a composer (a use case, a facade, a view model), and is not reported. What it resolved is checked in turn: a leaf,
 /// one that resolved none (a live client, `UserDefaults`, a formatter, a pure value), is reported, naming the
 /// composers that reached it. A factory that resolves its dependencies later, through a lazy property or in its
-/// methods, resolved none as its closure ran: it is a leaf.
+/// methods, resolved none as its closure ran: it is a leaf. So is one that resolved only factories marked
+/// `liveInTests` (a live client built from a marked constant): a marked factory composes nothing.
 ///
 /// Each resolution in such a world counts on its thread (``noteResolution()``), and a live closure that is about to
 /// run compares the count before and after (``FactoryBox/runReportingLiveClosure(_:in:_:)``); an async closure's

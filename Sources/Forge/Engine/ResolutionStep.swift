@@ -10,8 +10,9 @@ extension FactoryBox {
     /// 1. Finds the world the resolution uses (after `AutoRegistering` has run): the task's isolated world, else the
     ///    process's, returned as `nil`.
     /// 2. In the process's world while isolated worlds exist, checks the resolution as an escape from them
-    ///    (``EscapedResolutions/check(_:)``). There, and in a strict test's world, notes it for the live closures
-    ///    running around it, which compose (``Composers``).
+    ///    (``EscapedResolutions/check(_:)``). There while strict tests run, and in a strict test's world, notes it
+    ///    for the live closures running around it, which compose (``Composers``), unless the factory is marked
+    ///    `liveInTests`.
     /// 3. Checks it as a captive dependency of the instances being made around it (``CaptiveDependencies``).
     /// 4. Records it as a dependency of the kept instance being made around it (``StaleDependents``).
     ///
@@ -20,11 +21,13 @@ extension FactoryBox {
     @inline(__always)  // into each entry point: two loads and branches while no check is on
     func beginResolution() -> World? {
         let world = isolatedWorldForResolution()
+        // A resolution of a factory marked liveInTests composes nothing: a client built from a marked constant is a
+        // leaf. In the process's world, only while strict tests run, when escaped work's live closures are looked at.
         if let world {
-            if world.isStrict { Composers.noteResolution() }
+            if world.isStrict && !definition.isLiveInTests { Composers.noteResolution() }
         } else if World.isolatedWorldsExist {
             EscapedResolutions.check(self)
-            Composers.noteResolution()
+            if World.strictTestsRunning.value > 0 && !definition.isLiveInTests { Composers.noteResolution() }
         }
         if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
         if StaleDependents.isRecording { StaleDependents.record(self) }
@@ -183,8 +186,17 @@ extension FactoryBox {
     /// for the current top-level resolution first (graphInstance records it again, as the same), and a kept one's is
     /// listed as being completed, which createOnce finds when this thread's own claim stops it
     /// (``instanceBeingCompleted(_:in:)``). A `unique` one has none to share: resolving it here is a cycle.
+    @inline(__always)  // the test inline in runClosure: called, with the hook's run in it, a closure's run took a
+    // retain and a release more (+73 instructions per resolution of an override, Benchmarks/README.md)
     func finishMaking(_ made: AnyObject, with parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
-        guard case .sync(let hook)? = definition.afterMake else { return made }
+        if case .sync? = definition.afterMake { runAfterMakeHook(made, with: parameter, in: slot) }
+        return made
+    }
+
+    /// The synchronous `afterMake` hook's run, for ``finishMaking(_:with:in:)``.
+    @inline(never)
+    private func runAfterMakeHook(_ made: AnyObject, with parameter: UnsafeRawPointer, in slot: Slot) {
+        guard case .sync(let hook)? = definition.afterMake else { return }
         switch kind {
         case .unique:
             hook(made)
@@ -194,22 +206,28 @@ extension FactoryBox {
         case .cached, .singleton, .shared:
             ThreadResolutionState.current.completing(made, madeIn: slot, with: parameter) { hook(made) }
         }
-        return made
     }
 
     /// Awaits `hook`, the async `afterMake` hook, with `made`, a new instance, in its closure's task, as
     /// ``finishMaking(_:with:in:)`` calls a synchronous one: while it runs, a resolution of this factory in this task,
-    /// or in a task it starts, that would get this instance gets it, though other tasks still await it. A `graph`
-    /// scope's is recorded for the current top-level async resolution first; a kept one's `creation` is listed as
-    /// being completed (``AsyncCreation/completing``), which a resolution that would await it finds.
+    /// or in a task it starts, that would get this instance gets it. A kept one's `creation` is listed as being
+    /// completed (``AsyncCreation/completing``), which a resolution that would await it finds; other tasks still await
+    /// the creation. A `graph` scope's is listed for the hook's tasks alone (``AsyncGraph/completing``): the top-level
+    /// async resolution's other tasks find no instance until it is recorded, after the hook returned, and make their
+    /// own meanwhile, the first recorded being the resolution's.
     private func finishMakingAsync(
         _ made: MadeObject, for creation: AsyncCreation?, _ hook: @Sendable (AnyObject) async -> Void
     ) async {
-        if kind == .graph && !isNil(made.object), let resolution = TaskResolutionState.current {
-            _ = resolution.graph.record(made.object, of: self)
+        if let creation {
+            await AsyncCreation.$completing.withValue(AsyncCreation.completing + [(creation, made)]) {
+                await hook(made.object)
+            }
+        } else if kind == .graph && !isNil(made.object) {
+            await AsyncGraph.$completing.withValue(AsyncGraph.completing + [(self, made)]) {
+                await hook(made.object)
+            }
+        } else {
+            await hook(made.object)
         }
-        guard let creation else { return await hook(made.object) }
-        let completing = AsyncCreation.completing + [(creation, made)]
-        await AsyncCreation.$completing.withValue(completing) { await hook(made.object) }
     }
 }

@@ -195,9 +195,16 @@ enum AsyncWaits {
 final class AsyncGraph: Sendable {
     private let instances = Locked<[ObjectIdentifier: (factory: FactoryBox, instance: AnyObject)]>([:])
 
-    /// The instance `factory` made in this resolution, if any.
+    /// The instances whose `afterMake` hooks run around the current task, or a task that started it, innermost last
+    /// (``FactoryBox/finishMakingAsync(_:for:_:)``): recorded only once the hook returned, so that the resolution's
+    /// other tasks never get one before.
+    @TaskLocal static var completing: [(factory: FactoryBox, made: MadeObject)] = []
+
+    /// The instance `factory` has in this resolution as the calling task sees it: the one whose hook runs around the
+    /// call, else the one recorded, if any.
     func instance(of factory: FactoryBox) -> AnyObject? {
-        instances.withLock { $0[ObjectIdentifier(factory)]?.instance }
+        if let completing = Self.completing.last(where: { $0.factory === factory }) { return completing.made.object }
+        return instances.withLock { $0[ObjectIdentifier(factory)]?.instance }
     }
 
     /// Records `instance` for `factory` unless another task of the same resolution recorded one first, and

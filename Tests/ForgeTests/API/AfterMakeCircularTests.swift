@@ -1,6 +1,7 @@
 // afterMake's circular references, as Swinject's initCompleted: inside a factory's hook, on the thread or in the task
 // making its instance, resolving the factory gets that instance, so a child the hook wires may refer back to it.
-// Other threads still wait for the hook; a cycle of closures still stops, as does one through a unique factory.
+// Other threads still wait for the hook, and other tasks of an async resolution make their own graph instance; a cycle
+// of closures still stops, as does one through a unique factory.
 import Dispatch
 import Testing
 
@@ -37,6 +38,26 @@ private final class Child: Sendable {
 
 /// Holds the first caller in the parent's hook while a second one asks for the parent.
 private let racedHook = Gate()
+
+/// A `graph` instance that its async hook completes: says whether the hook returned, and what a task the hook started
+/// got.
+private final class Completion: Sendable {
+    let isComplete = Locked(false)
+    let fromChildTask = Locked<ObjectIdentifier?>(nil)
+}
+
+/// What the two tasks of one async resolution got: the first's instance, and the second's with whether it was complete
+/// when the second got it.
+private struct Siblings: Sendable {
+    let first: Completion
+    let second: Completion
+    let secondWasComplete: Bool
+}
+
+/// The graph's first hook is running, and holds there until the sibling task resolved the graph's factory.
+private let siblingHookCalls = Counter()
+private let siblingHookRunning = Occurrences("the first graph instance's hook ran")
+private let siblingResolved = Occurrences("the sibling task resolved the graph's factory")
 
 // Factories that refer to each other need their types spelled out: Swift cannot infer them in a cycle.
 extension Container {
@@ -105,6 +126,34 @@ extension Container {
         .afterMake { $0.child = await asyncGraphChild() }
     fileprivate static let asyncGraphChild: AsyncFactory<Child> = AsyncFactory(scope: .graph) {
         Child(parent: await asyncGraphParent(), other: try? await asyncGraphParent.tryResolve())
+    }
+    /// The hook resolves the factory in a task it starts.
+    fileprivate static let childTaskGraph: AsyncFactory<Completion> = AsyncFactory(scope: .graph) { Completion() }
+        .afterMake { made in
+            async let fromChildTask = childTaskGraph()
+            let got = ObjectIdentifier(await fromChildTask)
+            made.fromChildTask.value = got
+        }
+    /// The first instance's hook holds until a sibling task of the same resolution resolved the factory.
+    fileprivate static let siblingGraph: AsyncFactory<Completion> = AsyncFactory(scope: .graph) { Completion() }
+        .afterMake { made in
+            if siblingHookCalls.increment() == 1 {
+                siblingHookRunning.signal()
+                await siblingResolved.expect()
+            }
+            made.isComplete.value = true
+        }
+    fileprivate static let siblingOfTheHook: AsyncFactory<(Completion, Bool)> = AsyncFactory {
+        await siblingHookRunning.expect()
+        let got = await siblingGraph()
+        defer { siblingResolved.signal() }
+        return (got, got.isComplete.value)
+    }
+    fileprivate static let siblings: AsyncFactory<Siblings> = AsyncFactory {
+        async let first = siblingGraph()
+        async let second = siblingOfTheHook()
+        let (got, wasComplete) = await second
+        return Siblings(first: await first, second: got, secondWasComplete: wasComplete)
     }
     /// The child is made in a task of its own, which the hook awaits.
     fileprivate static let asyncCachedParent: AsyncFactory<Parent> = AsyncFactory(scope: .cached) { Parent() }
@@ -189,6 +238,21 @@ private func expectCompleted(_ parent: Parent, sourceLocation: SourceLocation = 
             try expectCompleted(singleton)
             #expect(await Container.asyncSingletonParent() === singleton)
         }
+    }
+
+    @Test("An async graph instance: a task its hook starts gets it too")
+    func asyncGraphInAChildTask() async {
+        let made = await Container.childTaskGraph()
+        #expect(made.fromChildTask.value == ObjectIdentifier(made))
+    }
+
+    @Test("An async graph instance: another task of the resolution never gets it before its hook returned")
+    func asyncGraphSibling() async {
+        let got = await Container.siblings()
+        // The sibling made its own, as a task that finds no instance does; the first recorded is the resolution's.
+        #expect(got.secondWasComplete, "the sibling got an instance whose afterMake hook had not returned")
+        #expect(got.first === got.second, "one instance per resolution")
+        #expect(got.first.isComplete.value)
     }
 
     @Test("With cycle detection off, as in release builds, the parent is completed the same way")

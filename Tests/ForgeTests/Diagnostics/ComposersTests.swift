@@ -172,6 +172,20 @@ extension Container {
     }
 }
 
+// MARK: A live client built from a constant marked safe to run in tests
+
+private final class MarkedConfigClient: Sendable {
+    let url: String
+    init(url: String) { self.url = url }
+}
+
+extension Container {
+    fileprivate static let markedBaseURL = Factory { "https://api.example.com" }.liveInTests
+    /// A live client whose only dependency is marked: it composes nothing, and is a leaf.
+    fileprivate static let markedConfigClient = Factory { MarkedConfigClient(url: markedBaseURL()) }
+    fileprivate static let markedConfigScreen = Factory { [markedConfigClient().url] }
+}
+
 @Suite struct ComposersTests {
     @Test("A Swinject-shaped app: only the forgotten service is reported, through the use case and the view model")
     func swinjectApp() async throws {
@@ -234,6 +248,19 @@ extension Container {
         #expect(problems.map(\.factory) == [Container.factsUUID.box.displayName], "\(problems)")
         if CycleDetection.isOn {
             #expect(problems.first?.chain.first == Container.numberFactModel.box.displayName)
+        }
+    }
+
+    @Test(
+        "Resolving a factory marked liveInTests composes nothing: a live client built from a marked constant is a leaf")
+    func aMarkedDependencyComposesNothing() async {
+        let (urls, problems) = await collectingProblems(strict: true) { Container.markedConfigScreen() }
+        #expect(urls == ["https://api.example.com"])
+        // The screen resolved the client, which is not marked: it composes. The client resolved only the marked
+        // constant: a leaf, reported, naming the screen.
+        #expect(problems.map(\.factory) == [Container.markedConfigClient.box.displayName], "\(problems)")
+        if CycleDetection.isOn {
+            #expect(problems.first?.chain.first == Container.markedConfigScreen.box.displayName)
         }
     }
 

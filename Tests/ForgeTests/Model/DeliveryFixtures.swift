@@ -42,8 +42,8 @@ struct DeliveryFixtures: Sendable {
         }
         endpointNames = (0..<DeliveryUniverse.endpoints).map { "DeliveryClient\(run).endpoint\($0)" }
         endpoints = endpointNames.map { name in unimplemented(name, placeholder: 0) }
-        // A strict test meets the pair, not a live closure: the dependency is marked liveInTests, and the holder
-        // composes (its closure resolves the dependency), which a strict test does not report.
+        // A strict test meets the pair, not a live closure: both are marked liveInTests (the holder resolves only the
+        // marked dependency, which composes nothing: unmarked, it would be a leaf).
         let dependencies = (0..<DeliveryUniverse.pairs).map { pair in
             Factory(scope: .deliverySession, fileID: #fileID, line: first + 50 + UInt(pair)) { DeliveryService() }
                 .liveInTests
@@ -53,6 +53,7 @@ struct DeliveryFixtures: Sendable {
             Factory(scope: .singleton, fileID: #fileID, line: first + 60 + UInt(pair)) {
                 DeliveryHolder(dependency())
             }
+            .liveInTests
         }
     }
 

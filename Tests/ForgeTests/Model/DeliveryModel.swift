@@ -73,8 +73,8 @@ struct DeliveryModel {
         case .call(let test, let endpoint, let path):
             meet(DeliveryProblem(kind: .unimplemented, subject: endpoint), inWorldOf: test, on: path)
         case .captive(let test, let pair, let path):
-            // A singleton's closure runs once per world: the pair is met when the world makes it. Its closure resolves
-            // the dependency: a composer, never a live closure, in a strict test or run by escaped work.
+            // A singleton's closure runs once per world: the pair is met when the world makes it. Both are marked
+            // liveInTests: never a live closure, in a strict test or run by escaped work.
             if tests[test].madeHolders.insert(pair).inserted {
                 meet(DeliveryProblem(kind: .captive, subject: pair), inWorldOf: test, on: path)
             }
