@@ -175,10 +175,15 @@ extension StaleDependents {
 
     /// Reports, through ``ProblemRoute``, in one problem for the registration of `box` in `world`: `stale`, the
     /// instances `world` keeps that were made with what `box` made before; and in a strict test's world, that `box`'s
-    /// live closure ran there before, as the test was told (``FactoryBox/reportLive(_:in:)``). Nothing when neither
-    /// holds.
+    /// live closure ran there before, as the test was told (``FactoryBox/reportLive(_:in:)``): its test's mailbox
+    /// has the live closure, met in this world (not in another of the test's, nested in it or around it). Nothing when
+    /// neither holds.
     static func report(_ stale: [StaleDependent], of box: FactoryBox, in world: World) {
-        let live = world.isStrict ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)) : nil
+        let live =
+            world.isStrict
+            ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)).flatMap {
+                $0.world == world.description ? $0 : nil
+            } : nil
         guard !stale.isEmpty || live != nil else { return }
         ProblemRoute.report(.staleDependents(stale, of: box, afterLiveRun: live, in: world), metIn: world)
     }

@@ -310,7 +310,7 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         }
     }
 
-    @Test("A kept holder of the late factory is named with it; registering before the live closure ran is not late")
+    @Test("A kept holder of the late factory is named too; registering first, or in another world, is not late")
     func lateWithAHolder() async throws {
         let (_, problems) = await collectingProblems(named: "late holder", strict: true) {
             _ = Container.lateModel()
@@ -327,6 +327,15 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
             _ = Container.lateModel()
         }
         #expect(inTime.isEmpty, "\(inTime)")
+        // A world nested in the test's has slots of its own: the live closure that ran around it ran in another world.
+        let (_, nested) = await collectingProblems(named: "outer", strict: true) {
+            _ = Container.lateComposer()
+            Container.Registrations.isolated {
+                Container.lateLeaf.register { Part() }
+                _ = Container.lateComposer()
+            }
+        }
+        #expect(nested.map(\.kind) == [.liveInStrictTest], "\(nested)")
     }
 
     @Test("Two strict tests in parallel each hear of their own late registration")
