@@ -2,6 +2,7 @@
 // warnings as errors: where their closures run.
 import Forge
 import ForgeTesting
+import Foundation
 import Testing
 
 /// What the code under test saves drafts through: not `Sendable`, as a team's protocols often are not.
@@ -13,9 +14,13 @@ nonisolated final class LiveDraftStore: DraftStore {
     func save(_ draft: String) {}
 }
 
-/// A stub the test holds and reads afterwards: `nonisolated`, so not `Sendable`.
+/// A stub the test holds and reads afterwards: `nonisolated`, so not `Sendable`. It says which thread made it.
 nonisolated final class DraftStoreStub: DraftStore {
     private(set) var saved: [String] = []
+    let madeOn = ObjectIdentifier(Thread.current)
+    /// The isolation of the closure that made the stub, when it says.
+    let madeIn: (any Actor)?
+    init(madeIn: (any Actor)? = nil) { self.madeIn = madeIn }
     func save(_ draft: String) { saved.append(draft) }
 }
 
@@ -48,7 +53,7 @@ nonisolated func isolationOfAClosureRegisteredInNonisolatedCode() -> (any Actor)
     @Test("A held stub registers as written, and the main actor's code under test uses it")
     func aHeldStubOnTheMainActor() {
         let stub = DraftStoreStub()
-        Container.drafts.register { stub }  // its closure is isolated to the main actor, where it runs
+        Container.drafts.register { stub }  // its closure is isolated to the main actor, and runs here
         Container.draftsOfAccount.register { _ in stub }
         Container.drafts().save("draft")
         Container.draftsOfAccount("ada").save("second draft")
@@ -76,6 +81,23 @@ nonisolated func isolationOfAClosureRegisteredInNonisolatedCode() -> (any Actor)
         #expect(resolved == ObjectIdentifier(stub))
     }
 
+    @Test("Registered on the main actor, a closure runs where the factory is resolved, off the main actor too")
+    func offTheMainActor() async {
+        Container.drafts.register { DraftStoreStub() }  // main-actor isolated, touching no main-actor state
+        let stub = DraftStoreStub()
+        Container.draftsOfAccount.register { _ in stub }
+        let registrations = Container.Registrations.capture()
+        let resolved = await Task.detached {
+            registrations.run {
+                let made = (Container.drafts() as? DraftStoreStub)?.madeOn
+                return [made, ObjectIdentifier(Thread.current), ObjectIdentifier(Container.draftsOfAccount("ada"))]
+            }
+        }.value
+        #expect(resolved[0] != nil)
+        #expect(resolved[0] == resolved[1], "the closure ran on another thread than the one that resolved it")
+        #expect(resolved[2] == ObjectIdentifier(stub))
+    }
+
     @Test("A main-actor stub is Sendable: its registration is checked as app code's, and resolves anywhere")
     func aMainActorStub() async {
         let stub = MainActorStub()
@@ -85,18 +107,14 @@ nonisolated func isolationOfAClosureRegisteredInNonisolatedCode() -> (any Actor)
     }
 }
 
-@Suite struct HeldStubOffTheMainActorTests {
-    @Test("A held stub registered on the main actor stops the process when resolved off it, and says what to do")
-    func offTheMainActorItStops() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            await MainActor.run {
-                let stub = DraftStoreStub()
-                Container.drafts.register { stub }
-            }
-            await Task.detached { _ = Container.drafts() }.value
-        }
-        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(text.contains("Forge: Factory<DraftStore>, registered at MainActorAppTests/HeldStubTests.swift:"))
-        #expect(text.contains("was resolved off the main actor"))
+/// A closure registered in the trait's registrations, in this module too, is nonisolated: the compiler keeps it off
+/// main-actor state.
+@Suite(.isolatedRegistrations { Container.drafts.register { DraftStoreStub(madeIn: #isolation) } })
+struct HeldStubInTheTraitTests {
+    @Test("A closure registered in the trait's registrations is nonisolated")
+    func itIsNonisolated() {
+        let stub = Container.drafts() as? DraftStoreStub
+        #expect(stub != nil)
+        #expect(stub?.madeIn == nil)
     }
 }
