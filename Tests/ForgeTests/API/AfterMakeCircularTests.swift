@@ -272,12 +272,7 @@ private func expectCompleted(_ parent: Parent, sourceLocation: SourceLocation = 
             _ = Container.uniqueParent()
         }
         let text = standardError(result)
-        #expect(text.contains("Forge: circular dependency."))
-        let steps = chainLines(text)
-        try #require(steps.count == 3, "\(text)")
-        #expect(steps[0].hasPrefix("    Factory<Parent> (ForgeTests/AfterMakeCircularTests.swift:"))
-        #expect(steps[1].hasPrefix(" -> Factory<Child> (ForgeTests/AfterMakeCircularTests.swift:"))
-        #expect(steps[2] == " -> " + steps[0].dropFirst(4))
+        try expectParentChildParentCycle(text)
         #expect(text.contains("is unique, so its afterMake hook has no instance to share"))
     }
 
@@ -288,12 +283,7 @@ private func expectCompleted(_ parent: Parent, sourceLocation: SourceLocation = 
             _ = Container.closureParent()
         }
         let text = standardError(result)
-        #expect(text.contains("Forge: circular dependency."))
-        let steps = chainLines(text)
-        try #require(steps.count == 3, "\(text)")
-        #expect(steps[0].hasPrefix("    Factory<Parent> (ForgeTests/AfterMakeCircularTests.swift:"))
-        #expect(steps[1].hasPrefix(" -> Factory<Child> (ForgeTests/AfterMakeCircularTests.swift:"))
-        #expect(steps[2] == " -> " + steps[0].dropFirst(4))
+        try expectParentChildParentCycle(text)
         #expect(!text.contains("afterMake"))
     }
 
@@ -340,6 +330,17 @@ private func expectCompleted(_ parent: Parent, sourceLocation: SourceLocation = 
 /// The lines of a circular dependency's message that name its chain.
 private func chainLines(_ text: String) -> [Substring] {
     text.split(separator: "\n").filter { $0.hasPrefix("    Factory<") || $0.hasPrefix(" -> ") }
+}
+
+/// Expects `text` to be a circular dependency whose chain is this file's parent, its child, and the parent again.
+private func expectParentChildParentCycle(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(text.contains("Forge: circular dependency."), sourceLocation: sourceLocation)
+    let steps = chainLines(text)
+    try #require(steps.count == 3, "\(text)", sourceLocation: sourceLocation)
+    let site = "(ForgeTests/AfterMakeCircularTests.swift:"
+    #expect(steps[0].hasPrefix("    Factory<Parent> \(site)"), sourceLocation: sourceLocation)
+    #expect(steps[1].hasPrefix(" -> Factory<Child> \(site)"), sourceLocation: sourceLocation)
+    #expect(steps[2] == " -> " + steps[0].dropFirst(4), sourceLocation: sourceLocation)
 }
 
 /// Whether `condition` came to hold within `seconds`, looked at again after each yield; records an issue that names
