@@ -55,8 +55,10 @@ extension SharedContainer.Diagnostics {
 /// A creation of a kept instance runs its closure inside ``recording(_:)``, which collects, on this thread, every
 /// factory resolved until the closure returns (its `afterMake` hook included); an async one collects in its task
 /// (``TaskResolutionState/dependencies``). The resolution step (``FactoryBox/beginResolution()``) adds each resolution
-/// to the innermost collection under way, on the thread or else in the task: a `unique` or `graph` factory's closure
-/// adds to its holder's, a kept one's to its own.
+/// to the innermost collection under way, on the thread or else in the task: a `unique` factory's closure adds to its
+/// holder's, a kept one's to its own. A `graph` instance's closure collects its own too, which is added to its
+/// holder's and kept with the instance until the top-level resolution ends: a kept instance that gets it later in
+/// that resolution was made with all of it (``ThreadResolutionState/graphInstance(of:)``, ``AsyncGraph``).
 enum StaleDependents {
     typealias Policy = SharedContainer.Diagnostics.StaleDependentPolicy
 
@@ -97,9 +99,9 @@ enum StaleDependents {
         FastPathWord.add(records ? FastPathWord.staleRecording : -FastPathWord.staleRecording)
     }
 
-    /// Runs `make`, the closure run that makes a kept instance on this thread, and returns what it made with the
-    /// factories resolved meanwhile on this thread, outside the closures of kept instances nested in it; none while
-    /// nothing records.
+    /// Runs `make`, the closure run that makes a kept instance (or a graph instance) on this thread, and returns what
+    /// it made with the factories resolved meanwhile on this thread, outside the closures of kept instances nested in
+    /// it; none while nothing records.
     @inline(__always)
     static func recording(_ make: () -> AnyObject) -> (made: AnyObject, dependencies: [FactoryBox]) {
         guard isRecording else { return (make(), []) }

@@ -198,9 +198,13 @@ extension FactoryBox {
         }
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded }
-        let made = try await runClosureAsync(parameter, in: slot, world: world)
+        // What the closure resolves is its holder's, and goes with the instance, for a kept one that gets it later.
+        let dependencies = StaleDependents.isRecording ? DependencyRecord() : nil
+        let made = try await runClosureAsync(parameter, in: slot, world: world, recording: dependencies)
+        let recorded = dependencies?.all ?? []
+        for dependency in recorded { TaskResolutionState.record(dependency) }
         guard !isNil(made) else { return made }
-        return graph.record(made, of: self)
+        return graph.record(made, of: self, dependencies: recorded)
     }
 
     /// Resolves the factory with `parameter` for `tryResolve()`, after ``checkResolvableAsync(_:)`` found it

@@ -201,8 +201,12 @@ extension FactoryBox {
     func graphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
         let isTopLevel = ThreadResolutionState.depth == 0
-        let made = runClosure(parameter, in: slot)
-        if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
+        // What the closure resolves is its holder's, and goes with the instance, for a kept one that gets it later.
+        let (made, dependencies) = StaleDependents.recording { runClosure(parameter, in: slot) }
+        for dependency in dependencies { StaleDependents.record(dependency) }
+        if !isTopLevel && !isNil(made) {
+            ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies)
+        }
         return made
     }
 }

@@ -193,7 +193,10 @@ enum AsyncWaits {
 /// factories are kept alive with them, so that no other factory takes their address meanwhile. Tasks the
 /// resolution starts may use it at once, hence the lock.
 final class AsyncGraph: Sendable {
-    private let instances = Locked<[ObjectIdentifier: (factory: FactoryBox, instance: AnyObject)]>([:])
+    /// Each factory's instance, with the factories its closure resolved while stale dependents are recorded.
+    private let instances = Locked<
+        [ObjectIdentifier: (factory: FactoryBox, instance: AnyObject, dependencies: [FactoryBox])]
+    >([:])
 
     /// The instances whose `afterMake` hooks run around the current task, or a task that started it, innermost last
     /// (``FactoryBox/finishMakingAsync(_:for:_:)``): recorded only once the hook returned, so that the resolution's
@@ -201,21 +204,24 @@ final class AsyncGraph: Sendable {
     @TaskLocal static var completing: [(factory: FactoryBox, made: MadeObject)] = []
 
     /// The instance `factory` has in this resolution as the calling task sees it: the one whose hook runs around the
-    /// call, else the one recorded, if any.
+    /// call, else the one recorded, if any. What a recorded one's closure resolved is recorded for the kept instance
+    /// being made around the call, if any (``TaskResolutionState/record(_:)``).
     func instance(of factory: FactoryBox) -> AnyObject? {
         if let completing = Self.completing.last(where: { $0.factory === factory }) { return completing.made.object }
-        return instances.withLock { $0[ObjectIdentifier(factory)]?.instance }
+        guard let recorded = instances.withLock({ $0[ObjectIdentifier(factory)] }) else { return nil }
+        for dependency in recorded.dependencies { TaskResolutionState.record(dependency) }
+        return recorded.instance
     }
 
-    /// Records `instance` for `factory` unless another task of the same resolution recorded one first, and
-    /// returns the one recorded.
-    func record(_ instance: AnyObject, of factory: FactoryBox) -> AnyObject {
+    /// Records `instance` for `factory`, with `dependencies`, what its closure resolved, unless another task of the
+    /// same resolution recorded one first, and returns the one recorded.
+    func record(_ instance: AnyObject, of factory: FactoryBox, dependencies: [FactoryBox]) -> AnyObject {
         instances.withLockReleasingAfterwards { instances, garbage in
             if let recorded = instances[ObjectIdentifier(factory)] {
                 garbage.append(instance)  // a deinit is user code: after the lock
                 return recorded.instance
             }
-            instances[ObjectIdentifier(factory)] = (factory, instance)
+            instances[ObjectIdentifier(factory)] = (factory, instance, dependencies)
             return instance
         }
     }

@@ -28,6 +28,9 @@ final class ThreadResolutionState {
     /// instances, so arrays searched linearly beat a dictionary, and they keep their storage between resolutions.
     @exclusivity(unchecked) private var graphFactories: [AnyObject] = []
     @exclusivity(unchecked) private var graphInstances: [AnyObject] = []
+    /// While stale dependents are recorded, the factories the closure of each of the graph's instances resolved, by
+    /// factory: a kept instance made with one of those instances was made with them too (``StaleDependents``).
+    @exclusivity(unchecked) private var graphDependencies: [ObjectIdentifier: [FactoryBox]] = [:]
     /// The instances of scopes that keep them whose `afterMake` hooks run on this thread, innermost last, each with
     /// the slot it was made in and a pointer to its parameter (valid while its hook runs): what a resolution of one
     /// of them on this thread gets (``FactoryBox/instanceBeingCompleted(_:in:)``).
@@ -188,19 +191,29 @@ final class ThreadResolutionState {
         }
     }
 
-    /// The graph instance `factory` made in the current top-level resolution on this thread.
+    /// The graph instance `factory` made in the current top-level resolution on this thread. What its closure
+    /// resolved is recorded for the kept instance being made that gets it, if any (``StaleDependents/record(_:)``).
     @usableFromInline static func graphInstance(of factory: AnyObject) -> AnyObject? {
         guard forge_has_graph() else { return nil }
         return withCurrent { thread in
-            thread.graphFactories.firstIndex { $0 === factory }.map { thread.graphInstances[$0] }
+            guard let index = thread.graphFactories.firstIndex(where: { $0 === factory }) else { return nil }
+            if !thread.graphDependencies.isEmpty, let dependencies = thread.graphDependencies[ObjectIdentifier(factory)]
+            {
+                for dependency in dependencies { StaleDependents.record(dependency) }
+            }
+            return thread.graphInstances[index]
         }
     }
 
-    /// Records the graph instance `factory` made, until the current top-level resolution ends.
-    @usableFromInline static func setGraphInstance(_ instance: AnyObject, of factory: AnyObject) {
+    /// Records the graph instance `factory` made, with the factories its closure resolved while stale dependents are
+    /// recorded, until the current top-level resolution ends.
+    @usableFromInline static func setGraphInstance(
+        _ instance: AnyObject, of factory: AnyObject, dependencies: [FactoryBox] = []
+    ) {
         withCurrent { thread in
             thread.graphFactories.append(factory)
             thread.graphInstances.append(instance)
+            if !dependencies.isEmpty { thread.graphDependencies[ObjectIdentifier(factory)] = dependencies }
         }
         forge_set_has_graph(true)
     }
@@ -210,8 +223,10 @@ final class ThreadResolutionState {
     private func emptyGraph() {
         var instances: [AnyObject] = []
         var factories: [AnyObject] = []
+        var dependencies: [ObjectIdentifier: [FactoryBox]] = [:]
         swap(&instances, &graphInstances)
         swap(&factories, &graphFactories)
+        if !graphDependencies.isEmpty { swap(&dependencies, &graphDependencies) }
         instances.removeAll(keepingCapacity: true)
         factories.removeAll(keepingCapacity: true)
         if graphInstances.isEmpty { swap(&instances, &graphInstances) }

@@ -52,6 +52,15 @@ extension Container {
         direct: Factory(scope: .shared) { Whole([staleMock()]) },
         throughUnique: Factory(scope: .shared) { Whole([staleMockComposer()]) },
         throughKept: Factory(scope: .shared) { Whole([staleShared.direct()]) })
+    /// A graph instance a kept one gets after the root of their resolution made it.
+    fileprivate static let staleGraph = Factory(scope: .graph) { Whole([staleMock()]) }
+    fileprivate static let staleOfGraph = Factory(scope: .cached) { Whole([staleGraph()]) }
+    fileprivate static let staleGraphRoot = Factory { Whole([staleGraph(), staleOfGraph()]) }
+    fileprivate static let staleAsyncGraph = AsyncFactory(scope: .graph) { Whole([staleMock()]) }
+    fileprivate static let staleOfAsyncGraph = AsyncFactory(scope: .cached) { Whole([await staleAsyncGraph()]) }
+    fileprivate static let staleAsyncGraphRoot = AsyncFactory {
+        Whole([await staleAsyncGraph(), await staleOfAsyncGraph()])
+    }
     fileprivate static let staleSession: StaleHolders = StaleHolders(
         direct: Factory(scope: .staleSession) { Whole([staleMock()]) },
         throughUnique: Factory(scope: .staleSession) { Whole([staleMockComposer()]) },
@@ -211,6 +220,17 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         #expect(
             text.contains("call resetDependents() on the factory declared at ForgeTests/StaleDependentsTests.swift:"))
         #expect(text.contains("Objects already handed out cannot be fixed"))
+    }
+
+    @Test("A holder that got a graph instance made before it, in the same resolution, was made with what made it")
+    func throughAGraphInstanceMadeBefore() async {
+        let (_, problems) = await collectingProblems(named: "graph made before") {
+            _ = Container.staleGraphRoot()
+            _ = await Container.staleAsyncGraphRoot()
+            Container.staleMock.register { Part() }
+        }
+        let holders = [Container.staleOfGraph.box, Container.staleOfAsyncGraph.box].map(\.displayName)
+        #expect(problems.map { Set($0.chain) } == [Set(holders)], "\(problems)")
     }
 
     @Test("Registering before resolving, or what no kept instance resolved, reports nothing; registering again does")
