@@ -211,6 +211,12 @@ extension SlotState {
         return true
     }
 
+    /// Whether the slot holds an instance that recorded what its closure resolved (``dependencies``), alive and not
+    /// expired by `now`: a weakly held one is loaded to tell, into `garbage`.
+    func keeps(at now: Double, garbage: inout Garbage) -> Bool {
+        !dependencies.isEmpty && now < expiresAt && holdsOwnLiveInstance(garbage: &garbage)
+    }
+
     /// Whether the slot itself holds an instance, a weakly held one still alive. A weak reference loaded under the
     /// lock is put in `garbage`, to be released after it: that release may be the last one.
     func holdsOwnLiveInstance(garbage: inout Garbage) -> Bool {

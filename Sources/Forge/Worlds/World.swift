@@ -229,6 +229,8 @@ final class World: Sendable {
     /// `update` runs under the lock: it must run no user code. Then reports the instances this world keeps that were
     /// made with what the registration replaced (``StaleDependents``).
     func register(for box: FactoryBox, asBaseline: Bool = false, updating update: (Registration?) -> Registration?) {
+        // Read before the lock: a test's clock is user code.
+        let now = StaleDependents.isRecording ? runContext.now() : 0
         let stale = change { state, garbage in
             let slot = slot(for: box, in: &state)
             let registration = update(slot.registration)
@@ -241,7 +243,7 @@ final class World: Sendable {
                     } ?? state.baseline.removeValue(forKey: id)
                 garbage.append(old)
             }
-            return dependents(of: box, in: state, garbage: &garbage)
+            return dependents(of: box, in: state, at: now, garbage: &garbage)
         }
         StaleDependents.report(stale, of: box, in: self)
     }
@@ -264,8 +266,9 @@ final class World: Sendable {
     /// Drops the instances this world keeps that were made with what `box` makes, directly or through others, and the
     /// instances made with those, transitively (``StaleDependents``): `resetDependents()`. `box`'s own stays.
     func resetDependents(of box: FactoryBox) {
+        let now = StaleDependents.isRecording ? runContext.now() : 0
         change { state, garbage in
-            for stale in dependents(of: box, in: state, garbage: &garbage) {
+            for stale in dependents(of: box, in: state, at: now, garbage: &garbage) {
                 stale.keeper.withLock { $0.dropInstance(into: &garbage) }
                 if stale.keeper === stale.listed {
                     Self.forgetInstance(of: stale.listed, in: &state, garbage: &garbage)
@@ -276,8 +279,11 @@ final class World: Sendable {
 
     /// The instances this world keeps that were made with what `changed` makes, directly or through others, each
     /// with the chain that leads to it; none while nothing records what kept instances resolve. A weakly held instance
-    /// is loaded to tell whether it lives, into `garbage`.
-    private func dependents(of changed: FactoryBox, in state: State, garbage: inout Garbage) -> [StaleDependent] {
+    /// is loaded to tell whether it lives, into `garbage`; one expired by `now` is not kept: the next resolution makes
+    /// it anew.
+    private func dependents(of changed: FactoryBox, in state: State, at now: Double, garbage: inout Garbage)
+        -> [StaleDependent]
+    {
         guard StaleDependents.isRecording && !state.cached.isEmpty else { return [] }
         // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
         var factories: [ObjectIdentifier: FactoryBox] = [:]
@@ -287,12 +293,12 @@ final class World: Sendable {
             for listed in entry.slots.values {
                 let factory = factories[ObjectIdentifier(listed)] ?? listed
                 listed.withLock { slotState in
-                    if !slotState.dependencies.isEmpty && slotState.holdsOwnLiveInstance(garbage: &garbage) {
+                    if slotState.keeps(at: now, garbage: &garbage) {
                         kept.append(KeptInstance(factory, keeper: listed, listed: listed, slotState.dependencies))
                     }
                     for cell in slotState.cells.values {
                         cell.withLock { cellState in
-                            if !cellState.dependencies.isEmpty && cellState.holdsOwnLiveInstance(garbage: &garbage) {
+                            if cellState.keeps(at: now, garbage: &garbage) {
                                 kept.append(KeptInstance(factory, keeper: cell, listed: listed, cellState.dependencies))
                             }
                         }

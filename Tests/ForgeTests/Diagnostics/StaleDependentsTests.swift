@@ -61,6 +61,7 @@ extension Container {
     fileprivate static let staleAsyncGraphRoot = AsyncFactory {
         Whole([await staleAsyncGraph(), await staleOfAsyncGraph()])
     }
+    fileprivate static let staleExpiring = Factory(scope: .cached) { Whole([staleMock()]) }.timeToLive(10)
     fileprivate static let staleSession: StaleHolders = StaleHolders(
         direct: Factory(scope: .staleSession) { Whole([staleMock()]) },
         throughUnique: Factory(scope: .staleSession) { Whole([staleMockComposer()]) },
@@ -231,6 +232,20 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         }
         let holders = [Container.staleOfGraph.box, Container.staleOfAsyncGraph.box].map(\.displayName)
         #expect(problems.map { Set($0.chain) } == [Set(holders)], "\(problems)")
+    }
+
+    @Test("An instance that expired is not named: the next resolution makes it anew")
+    func expiredInstancesAreNotNamed() async {
+        let clock = Locked(0.0)
+        let (_, problems) = await collectingProblems(named: "expired") {
+            Container.Registrations.isolated(runContext: .init(now: { clock.value })) {
+                let expired = Container.staleExpiring()
+                clock.value = 20
+                Container.staleMock.register { Part() }
+                #expect(Container.staleExpiring() !== expired)
+            }
+        }
+        #expect(problems.isEmpty, "\(problems)")
     }
 
     @Test("Registering before resolving, or what no kept instance resolved, reports nothing; registering again does")
