@@ -176,16 +176,11 @@ extension StaleDependents {
     }
 
     /// Reports, through ``ProblemRoute``, in one problem for the registration of `box` in `world`: `stale`, the
-    /// instances `world` keeps that were made with what `box` made before; and in a strict test's world, that `box`'s
-    /// live closure ran there before, as the test was told (``FactoryBox/reportLive(_:in:)``): its test's mailbox
-    /// has the live closure, met in this world (not in another of the test's, nested in it or around it). Nothing when
-    /// neither holds.
-    static func report(_ stale: [StaleDependent], of box: FactoryBox, in world: World) {
-        let live =
-            world.isStrict
-            ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)).flatMap {
-                $0.world == world.description ? $0 : nil
-            } : nil
+    /// instances `world` keeps that were made with what `box` made before; and, `afterLiveRun`, that `box`'s live
+    /// closure ran in this world (a strict test's; not in another of the test's, nested in it or around it) before,
+    /// as the test was told (``FactoryBox/reportLive(_:in:)``), which its mailbox has. Nothing when neither holds.
+    static func report(_ stale: [StaleDependent], of box: FactoryBox, in world: World, afterLiveRun: Bool) {
+        let live = afterLiveRun ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)) : nil
         guard !stale.isEmpty || live != nil else { return }
         ProblemRoute.report(.staleDependents(stale, of: box, afterLiveRun: live, in: world), metIn: world)
     }
@@ -216,8 +211,8 @@ extension ResolutionError {
             let through =
                 live.chain.count < 2 ? "" : "\nIt was resolved through:\n    " + live.chain.joined(separator: "\n -> ")
             what = """
-                after its live closure ran in \(live.world), as the test was told: the registration came too late for \
-                what that run made, which keeps the live implementation.\(through)
+                after its live closure ran in \(world.description), as the test was told: the registration came too \
+                late for what that run made, which keeps the live implementation.\(through)
                 """ + (holders.isEmpty ? "" : "\nInstances kept there were \(kept)\n\(lines.joined(separator: "\n"))")
         }
         let site = factory.definition.site

@@ -89,6 +89,10 @@ final class World: Sendable {
         /// Whether resolutions in the process's world of factories this world overrides are escapes from it: for a
         /// world of `Registrations.isolated`, until the body of that call returns (``stopWatching()``).
         var isWatching = false
+        /// The factories whose live closure ran here, in a strict test's world, as its test was told
+        /// (``FactoryBox/reportLive(_:in:)``): a registration of one of them after that is late (``StaleDependents``).
+        /// Each has a slot here, which keeps it alive.
+        var ranLive: Set<ObjectIdentifier> = []
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
@@ -231,21 +235,21 @@ final class World: Sendable {
     func register(for box: FactoryBox, asBaseline: Bool = false, updating update: (Registration?) -> Registration?) {
         // Read before the lock: a test's clock is user code.
         let now = StaleDependents.isRecording ? runContext.now() : 0
-        let stale = change { state, garbage in
+        let (stale, afterLiveRun) = change { state, garbage in
             let slot = slot(for: box, in: &state)
+            let id = ObjectIdentifier(box)
             let registration = update(slot.registration)
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
             if asBaseline {
-                let id = ObjectIdentifier(box)
                 let old =
                     registration.map {
                         state.baseline.updateValue(Registered(box: box, registration: $0), forKey: id)
                     } ?? state.baseline.removeValue(forKey: id)
                 garbage.append(old)
             }
-            return dependents(of: box, in: state, at: now, garbage: &garbage)
+            return (dependents(of: box, in: state, at: now, garbage: &garbage), state.ranLive.contains(id))
         }
-        StaleDependents.report(stale, of: box, in: self)
+        StaleDependents.report(stale, of: box, in: self, afterLiveRun: afterLiveRun)
     }
 
     /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say.
@@ -307,6 +311,11 @@ final class World: Sendable {
             }
         }
         return StaleDependents.dependents(of: changed, among: kept)
+    }
+
+    /// Notes that `box`'s live closure ran here, as this world's test was told.
+    func noteLiveClosureRan(of box: FactoryBox) {
+        state.withLock { _ = $0.ranLive.insert(ObjectIdentifier(box)) }
     }
 
     /// Whether every factory has its baseline registration: what `registerAllServices()` registered, or none.

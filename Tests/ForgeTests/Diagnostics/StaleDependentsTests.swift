@@ -373,6 +373,20 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         #expect(nested.map(\.kind) == [.liveInStrictTest], "\(nested)")
     }
 
+    @Test("A registration is not late in a world made at the line of another where the live closure ran")
+    func notLateInAnotherWorldMadeAtTheSameLine() async {
+        func withLeafMock(registering: Bool, _ body: () -> Void) {
+            Container.Registrations.isolated {
+                if registering { Container.lateLeaf.register { Part() } }
+                body()
+            }
+        }
+        let (_, problems) = await collectingProblems(named: "same line", strict: true) {
+            for registering in [false, true] { withLeafMock(registering: registering) { _ = Container.lateComposer() } }
+        }
+        #expect(problems.map(\.kind) == [.liveInStrictTest], "\(problems)")
+    }
+
     @Test("Two strict tests in parallel each hear of their own late registration")
     func twoStrictTestsInParallel() async {
         let arrived = Occurrences("a strict test ran the live closure")
