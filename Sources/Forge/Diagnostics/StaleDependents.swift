@@ -150,9 +150,11 @@ struct StaleDependent {
 
 extension StaleDependents {
     /// The instances of `kept` made with what `changed` makes: those that resolved it, then, transitively, those that
-    /// resolved a factory whose kept instance is stale. `changed`'s own instances are not.
+    /// resolved a factory whose kept instance is stale, or, for a factory that keeps one per parameter value, got that
+    /// value's (they recorded its cell). `changed`'s own instances are not.
     static func dependents(of changed: FactoryBox, among kept: [KeptInstance]) -> [StaleDependent] {
-        // The chain that makes each factory's kept instances stale, by factory: `changed`'s is itself.
+        // The chain that makes each factory's kept instances stale, by factory or parameter value's cell: `changed`'s
+        // is itself.
         var chains = [ObjectIdentifier(changed): [changed]]
         var remaining = kept.filter { $0.factory !== changed }
         var found: [StaleDependent] = []
@@ -164,9 +166,8 @@ extension StaleDependents {
                     return false
                 }
                 let chain = [instance.factory] + via
-                if chains[ObjectIdentifier(instance.factory)] == nil {
-                    chains[ObjectIdentifier(instance.factory)] = chain
-                }
+                let stale = ObjectIdentifier(instance.keeper === instance.listed ? instance.factory : instance.keeper)
+                if chains[stale] == nil { chains[stale] = chain }
                 found.append(StaleDependent(keeper: instance.keeper, listed: instance.listed, chain: chain))
                 grew = true
                 return true

@@ -80,6 +80,7 @@ extension FactoryBox {
         case .cached, .singleton, .shared:
             while true {
                 let cell = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
+                if cell !== slot && StaleDependents.isRecording { StaleDependents.record(cell) }  // as resolveModified
                 if let made = try await createOnceAsync(parameter, in: cell, registrationFrom: slot, world: world) {
                     return made
                 }

@@ -27,6 +27,8 @@ extension Container {
         Whole(value == 1 ? [staleLeaf()] : [])
     }
     .scopeOnParameters
+    fileprivate static let staleOfPerValueOne = Factory(scope: .cached) { Whole([stalePerValue(1)]) }
+    fileprivate static let staleOfPerValueTwo = Factory(scope: .cached) { Whole([stalePerValue(2)]) }
     fileprivate static let staleHooked = Factory(scope: .cached) { Whole([]) }.afterMake { _ in _ = staleLeaf() }
     fileprivate static let staleList = Contributions<Int>()
     /// Live in a strict test; what a strict test registers too late.
@@ -246,6 +248,17 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
             }
         }
         #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("A holder of a parameter value's instance is named when that value's instance is stale, and only then")
+    func holdersOfParameterValues() async {
+        let (_, problems) = await collectingProblems(named: "per value") {
+            _ = Container.staleOfPerValueOne()  // value 1's instance resolves the leaf
+            _ = Container.staleOfPerValueTwo()  // value 2's resolves nothing
+            Container.staleLeaf.register { Part() }
+        }
+        let named = [Container.stalePerValue.box, Container.staleOfPerValueOne.box].map(\.displayName)
+        #expect(problems.map { Set($0.chain) } == [Set(named)], "\(problems)")
     }
 
     @Test("Registering before resolving, or what no kept instance resolved, reports nothing; registering again does")
