@@ -29,8 +29,10 @@ extension FactoryBox {
             EscapedResolutions.check(self)
             if World.strictTestsRunning.value > 0 && !definition.isLiveInTests { Composers.noteResolution() }
         }
-        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
-        if StaleDependents.isRecording { StaleDependents.record(self) }
+        // One load of the flags for the last two: each is a load the compiler cannot share.
+        let flags = FastPathWord.current
+        if flags & FastPathWord.captiveCheck != 0 { CaptiveDependencies.check(self) }
+        if flags & FastPathWord.staleRecording != 0 { StaleDependents.record(self) }
         return world
     }
 
