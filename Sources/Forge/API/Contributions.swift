@@ -80,6 +80,9 @@ public struct Contributions<Element>: Sendable {
     }
 
     /// Empties the list in the current world. `Registrations.reset()` returns it to the baseline instead.
+    ///
+    /// Like a contribution, it changes what the list makes: the instances kept that were made with the list before are
+    /// named (``SharedContainer/Diagnostics/staleDependents``), unless ``resetDependents()`` dropped them first.
     public func reset() {
         World.current.register(for: box) { _ in Self.list([]) }
     }

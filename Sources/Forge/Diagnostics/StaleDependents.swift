@@ -24,10 +24,11 @@ extension SharedContainer.Diagnostics {
     /// While it is on, each instance a scope keeps (`cached`, `singleton`, `shared`, a custom scope of those kinds,
     /// and each parameter value's, for a factory with ``ParameterFactoryModifying/scopeOnParameters``) records which
     /// factories its closure resolved, directly or through `unique` and `graph` factories whose instances it may
-    /// hold. When the world later registers one of them, the kept instances made with its previous instance are
-    /// stale: they keep what they got, and a resolution of them still returns them. Forge names each one, in one
-    /// message per registration, with the chain of factories from it to the one registered; an instance that keeps a
-    /// stale one is stale too.
+    /// hold; not what it resolves later, through a lazy property or in its methods. When the world later registers
+    /// one of them (a contribution to a ``Contributions`` list, and emptying it, change the list as a registration
+    /// does), the kept instances made with its previous instance are stale: they keep what they got, and a resolution
+    /// of them still returns them. Forge names each one, in one message per registration, with the chain of factories
+    /// from it to the one registered; an instance that keeps a stale one is stale too.
     ///
     /// Register before resolving (in the test, before the code under test runs; in `setUp`; in the trait's
     /// registrations), or drop them just before registering with ``FactoryModifying/resetDependents()``: a
