@@ -492,6 +492,39 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         }
     }
 
+    @Test("Creations, registrations and resetDependents() on several threads at once lose no instance's record")
+    func concurrentChanges() async {
+        let (_, problems) = await collectingProblems(named: "concurrent") {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<6 {
+                    group.addTask {
+                        for round in 0..<150 {
+                            switch (worker + round) % 4 {
+                            case 0: Container.staleMock.register { Part() }
+                            case 1: Container.staleMock.resetDependents()
+                            case 2: _ = await Container.staleOfAsyncGraph()
+                            default: _ = (Container.staleCached.throughKept(), Container.staleGraphRoot())
+                            }
+                        }
+                    }
+                }
+            }
+            // Every holder kept now recorded what it was made with: resetDependents() drops each one.
+            let mock = Part()
+            Container.staleMock.resetDependents()
+            Container.staleMock.register { mock }
+            func first(_ whole: Whole, _ depth: Int) -> AnyObject? {
+                depth == 0 ? whole.parts.first : (whole.parts.first as? Whole).flatMap { first($0, depth - 1) }
+            }
+            #expect(first(Container.staleCached.direct(), 0) === mock)
+            #expect(first(Container.staleCached.throughUnique(), 1) === mock)
+            #expect(first(Container.staleCached.throughKept(), 1) === mock)
+            #expect(first(Container.staleOfGraph(), 1) === mock)
+            #expect(first(await Container.staleOfAsyncGraph(), 1) === mock)
+        }
+        #expect(problems.allSatisfy { $0.kind == .staleDependents }, "\(problems)")
+    }
+
     @Test("Every kind has it: an async factory's dependents, and a list's")
     func everyKind() async {
         await Container.Registrations.isolated {
