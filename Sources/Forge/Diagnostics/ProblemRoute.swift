@@ -192,11 +192,12 @@ enum ProblemRoute {
 extension ResolutionError {
     /// What makes two problems the same one, for "once per problem": the kind and the factory; the pair, for a
     /// captive dependency; the chain too, for an escape that bypassed an override (not for escaped work's live closure,
-    /// once per factory), and for stale dependents (the holders named).
+    /// once per factory), and for stale dependents (the holders named, in any order: a world finds them in the order of
+    /// its tables, which a change may shuffle).
     var identity: String {
         switch kind {
         case .captiveDependency: "\(kind)|\(chain.first ?? "")|\(factory)"
-        case .staleDependents: "\(kind)|\(factory)|\(chain.joined(separator: "|"))|\(distinction)"
+        case .staleDependents: "\(kind)|\(factory)|\(chain.sorted().joined(separator: "|"))|\(distinction)"
         case .escapedResolution where distinction == Self.escapedLiveDistinction:
             Self.identity(kind, factory, distinction)
         case .escapedResolution: "\(kind)|\(factory)|\(chain.joined(separator: "|"))|\(distinction)"

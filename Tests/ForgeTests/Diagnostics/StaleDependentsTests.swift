@@ -261,6 +261,15 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         #expect(problems.map { Set($0.chain) } == [Set(named)], "\(problems)")
     }
 
+    @Test("The same holders found in another order are the same problem: one issue of a test, one warning")
+    func holdersInAnyOrderAreOneProblem() {
+        func problem(naming holders: [String]) -> ResolutionError {
+            ResolutionError(kind: .staleDependents, factory: "F", chain: holders, world: "w", description: "")
+        }
+        #expect(problem(naming: ["A", "B"]).identity == problem(naming: ["B", "A"]).identity)
+        #expect(problem(naming: ["A", "B"]).identity != problem(naming: ["A"]).identity)
+    }
+
     @Test("Registering before resolving, or what no kept instance resolved, reports nothing; registering again does")
     func nothingToReport() async {
         let (_, problems) = await collectingProblems(named: "in time") {
