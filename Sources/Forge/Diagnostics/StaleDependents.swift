@@ -41,9 +41,9 @@ extension SharedContainer.Diagnostics {
     /// (``SharedContainer/Diagnostics/captiveDependencies``). Call `resetDependents()` after a reset whose dependents
     /// must be made anew.
     ///
-    /// While it is on, every resolution takes Forge's slower path, so that one resolved inside a closure is recorded,
-    /// hits included; a resolution outside every closure of a kept instance records nothing. The release builds'
-    /// default, `.off`, records nothing and costs nothing.
+    /// While it is on, every resolution takes Forge's slower path while a kept instance's closure runs, so that one
+    /// resolved inside it is recorded, hits included; a resolution outside every closure of a kept instance records
+    /// nothing and keeps the fast path. The release builds' default, `.off`, records nothing and costs nothing.
     public static var staleDependents: StaleDependentPolicy {
         get { StaleDependents.policy }
         set { StaleDependents.setPolicy(newValue) }
@@ -63,41 +63,36 @@ extension SharedContainer.Diagnostics {
 enum StaleDependents {
     typealias Policy = SharedContainer.Diagnostics.StaleDependentPolicy
 
-    private struct State {
-        /// What the app set, or `nil` for the build's default.
-        var policy: Policy?
-        /// Whether ``FastPathWord/staleRecording`` is set.
-        var isRecording = false
-    }
-
-    private static let state = Locked(State())
+    /// What the app set, or `nil` for the build's default.
+    private static let chosenPolicy = Locked<Policy?>(nil)
+    /// 1 while creations of kept instances record what they resolve (``isOn``), stored under ``chosenPolicy``'s lock.
+    private static let recordsCreations = AtomicCounter()
 
     /// How many async creations of kept instances collect what they resolve now: while none does, a resolution reads
     /// no task local to find one.
-    static let asyncRecordings = AtomicCounter()
+    private static let asyncRecordings = AtomicCounter()
 
-    static var policy: Policy { state.withLock { $0.policy ?? Policy.buildDefault } }
+    static var policy: Policy { chosenPolicy.withLock { $0 ?? Policy.buildDefault } }
 
-    /// Whether kept instances record what they resolve.
-    static var isRecording: Bool { FastPathWord.current & FastPathWord.staleRecording != 0 }
+    /// Whether kept instances record what they resolve, and registrations look for stale ones: the policy is not
+    /// `.off`.
+    static var isOn: Bool { recordsCreations.value != 0 }
+
+    /// Whether a creation of a kept instance that records is under way, on any thread or in any task
+    /// (``FastPathWord/staleRecording``): only then is a resolution recorded, so that a hit outside them keeps the
+    /// fast path while the recording is on.
+    static var isRecording: Bool { FastPathWord.current & FastPathWord.staleRecordings != 0 }
 
     static func setPolicy(_ policy: Policy) {
-        state.withLock { state in
-            state.policy = policy
-            update(&state)
+        chosenPolicy.withLock { set in
+            set = policy
+            recordsCreations.store(policy != .off ? 1 : 0)
         }
     }
 
     /// The build's default takes effect: called before `AutoRegistering` runs, before the first resolution.
     static func applyDefault() {
-        state.withLock { update(&$0) }
-    }
-
-    private static func update(_ state: inout State) {
-        let records = (state.policy ?? Policy.buildDefault) != .off
-        guard records != state.isRecording else { return }
-        state.isRecording = records
-        FastPathWord.add(records ? FastPathWord.staleRecording : -FastPathWord.staleRecording)
+        chosenPolicy.withLock { recordsCreations.store(($0 ?? Policy.buildDefault) != .off ? 1 : 0) }
     }
 
     /// Runs `make`, the closure run that makes a kept instance (or a graph instance) on this thread, and returns what
@@ -105,7 +100,9 @@ enum StaleDependents {
     /// it; none while nothing records.
     @inline(__always)
     static func recording(_ make: () -> AnyObject) -> (made: AnyObject, dependencies: [FactoryBox]) {
-        guard isRecording else { return (make(), []) }
+        guard isOn else { return (make(), []) }
+        FastPathWord.add(FastPathWord.staleRecording)
+        defer { FastPathWord.add(-FastPathWord.staleRecording) }
         let thread = ThreadResolutionState.current
         let outer = thread.dependencies
         thread.dependencies = []
@@ -113,6 +110,13 @@ enum StaleDependents {
         let dependencies = thread.dependencies ?? []
         thread.dependencies = outer
         return (made, dependencies)
+    }
+
+    /// Counts an async creation of a kept instance that collects what it resolves (`delta` 1), or its end (-1), for
+    /// the time its closure runs in its task (``TaskResolutionState/run(_:)``).
+    static func countAsyncRecording(_ delta: Int) {
+        asyncRecordings.add(delta)
+        FastPathWord.add(delta * FastPathWord.staleRecording)
     }
 
     /// Records a resolution of `dependency`, whose step begins, in the innermost creation of a kept instance that

@@ -15,10 +15,14 @@ enum FastPathWord {
     /// The process is a child of `fork()` whose parent had more than one thread, which CForge's `pthread_atfork`
     /// handlers tell: Forge's first call there stops the process (``stopIfForkedChild()``). Never cleared.
     static let forkedChild = Int(forge_forked_child)
-    /// Kept instances record what their closures resolve (``StaleDependents``).
-    static let staleRecording = 32
+    /// One creation of a kept instance that records what its closure resolves is under way (``StaleDependents``):
+    /// bits 5 to 15 count them, so that while none is, a hit stays on the fast path with the recording on. Past
+    /// 2,047 at once, the count carries into the isolated worlds' bits: resolutions take the slow path, and some go
+    /// unrecorded, until the carry is taken back.
+    static let staleRecording = 1 << 5
+    static let staleRecordings = 0x7FF << 5
     /// The bits above the flags count isolated worlds.
-    static let oneIsolatedWorld = 64
+    static let oneIsolatedWorld = 1 << 16
 
     static var current: Int { forge_resolution_flags_load() }
 

@@ -32,7 +32,7 @@ extension FactoryBox {
         // One load of the flags for the last two: each is a load the compiler cannot share.
         let flags = FastPathWord.current
         if flags & FastPathWord.captiveCheck != 0 { CaptiveDependencies.check(self) }
-        if flags & FastPathWord.staleRecording != 0 { StaleDependents.record(self) }
+        if flags & FastPathWord.staleRecordings != 0 { StaleDependents.record(self) }
         return world
     }
 

@@ -234,7 +234,7 @@ final class World: Sendable {
     /// made with what the registration replaced (``StaleDependents``).
     func register(for box: FactoryBox, asBaseline: Bool = false, updating update: (Registration?) -> Registration?) {
         // Read before the lock: a test's clock is user code.
-        let now = StaleDependents.isRecording ? runContext.now() : 0
+        let now = StaleDependents.isOn ? runContext.now() : 0
         let (stale, afterLiveRun) = change { state, garbage in
             let slot = slot(for: box, in: &state)
             let id = ObjectIdentifier(box)
@@ -270,7 +270,7 @@ final class World: Sendable {
     /// Drops the instances this world keeps that were made with what `box` makes, directly or through others, and the
     /// instances made with those, transitively (``StaleDependents``): `resetDependents()`. `box`'s own stays.
     func resetDependents(of box: FactoryBox) {
-        let now = StaleDependents.isRecording ? runContext.now() : 0
+        let now = StaleDependents.isOn ? runContext.now() : 0
         change { state, garbage in
             for stale in dependents(of: box, in: state, at: now, garbage: &garbage) {
                 stale.keeper.withLock { $0.dropInstance(into: &garbage) }
@@ -288,7 +288,7 @@ final class World: Sendable {
     private func dependents(of changed: FactoryBox, in state: State, at now: Double, garbage: inout Garbage)
         -> [StaleDependent]
     {
-        guard StaleDependents.isRecording && !state.cached.isEmpty else { return [] }
+        guard StaleDependents.isOn && !state.cached.isEmpty else { return [] }
         // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
         var factories: [ObjectIdentifier: FactoryBox] = [:]
         if !isGlobal { for entry in state.slots.values { factories[ObjectIdentifier(entry.slot)] = entry.box } }

@@ -593,17 +593,19 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         #expect(!standardError(result).contains("stale"), "\(standardError(result))")
     }
 
-    @Test(".off records nothing and sets no flag of the fast path; .warn records")
+    @Test(".off records nothing; .warn records, and no flag of the fast path stays set once the creation ends")
     func offRecordsNothing() async {
         await #expect(processExitsWith: .success) {
             Container.Diagnostics.staleDependents = .off
             _ = Container.staleHolder()
             precondition(Container.staleHolder.box.withLock { $0.dependencies }.isEmpty)
-            precondition(FastPathWord.current & FastPathWord.staleRecording == 0)
+            precondition(FastPathWord.current & FastPathWord.staleRecordings == 0)
             Container.Diagnostics.staleDependents = .warn
             Container.Scope.cached.reset()
             _ = Container.staleHolder()
             precondition(Container.staleHolder.box.withLock { $0.dependencies }.count == 3)
+            // Once no creation records, the flags are clear again: a hit takes the fast path with the recording on.
+            precondition(FastPathWord.current & FastPathWord.staleRecordings == 0)
         }
     }
 }
