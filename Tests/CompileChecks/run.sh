@@ -118,16 +118,30 @@ check_snippet() {
     fi
 }
 
-# One snippet per core at a time; each one's report goes to a file of its own, printed in order at the end.
-parallel=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 2)
+# One snippet per core at a time (the two lanes' compiler runs are sequential within it); each snippet's report goes
+# to a file of its own, printed in order at the end. A check that stops before its end (a failed command, a signal)
+# leaves no .done file beside its report, and is a failure too, so that no snippet passes unchecked.
+parallel=$(nproc 2> /dev/null || echo 2)
 running=0
-for snippet in Tests/CompileChecks/*.swift; do
-    check_snippet "$snippet" > "$scratch/$(basename "$snippet").report" 2>&1 &
+snippets=(Tests/CompileChecks/*.swift)
+for snippet in "${snippets[@]}"; do
+    report="$scratch/$(basename "$snippet").report"
+    { check_snippet "$snippet"; : > "$report.done"; } > "$report" 2>&1 &
     if ((++running >= parallel)); then
-        wait -n
+        wait -n || true
         ((running--))
     fi
 done
 wait
-cat "$scratch"/*.report
-! grep -q "^FAIL" "$scratch"/*.report
+failed=0
+for snippet in "${snippets[@]}"; do
+    report="$scratch/$(basename "$snippet").report"
+    [[ -f "$report.done" ]] || echo "FAIL $snippet: its check stopped before its end" >> "$report"
+    cat "$report"
+    if grep -q "^FAIL" "$report"; then ((++failed)); fi
+done
+if ((failed > 0)); then
+    echo "compile checks: $failed of ${#snippets[@]} snippets failed (their FAIL lines are above)" >&2
+    exit 1
+fi
+echo "compile checks: all ${#snippets[@]} snippets have the outcomes their headers name"

@@ -23,3 +23,7 @@ import Forge
 @inline(never) func readLazy(_ owner: LazyOwner) -> Service { owner.service }
 @inline(never) func resolveAsyncSingleton() async -> Service { await Container.engineAsyncSingleton() }
 @MainActor @inline(never) func resolveMainActorSingleton() -> Service { Container.engineMainActorSingleton() }
+@inline(never) func remakeCachedRoot() -> Root {
+    Container.engineCachedRoot.reset(.scope)
+    return Container.engineCachedRoot()
+}

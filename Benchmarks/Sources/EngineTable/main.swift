@@ -23,6 +23,8 @@ extension Container {
     /// A unique root whose closure resolves a unique leaf: what `tryResolve()` must run the closure of.
     static let engineLeaf = Factory { Service() }
     static let engineRoot = Factory { Root(engineLeaf()) }
+    /// A cached root whose closure resolves a unique leaf: remade after each reset of its scope.
+    static let engineCachedRoot = Factory(scope: .cached) { Root(engineLeaf()) }
     /// Clients in the shape swift-dependencies' are: a struct of closures, kept as a value.
     static let engineClient = Factory(scope: .singleton) { Client() }
     static let engineWideClient = Factory(scope: .singleton) { WideClient() }
@@ -140,6 +142,9 @@ func makeScenarios() -> [Scenario] {
             Container.Diagnostics.trace = { consume($0.depth) }
             defer { Container.Diagnostics.trace = nil }
             for _ in 0..<n { consume(resolveSingleton()) }
+        },
+        Scenario("cached creation (reset(.scope), then resolve a root of a unique leaf)") { n in
+            for _ in 0..<n { consume(remakeCachedRoot()) }
         },
         Scenario("unique, traced") { n in
             Container.Diagnostics.trace = { consume($0.depth) }

@@ -1,8 +1,7 @@
 // Forge: a lock and the state it guards, in one allocation.
 
-/// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``FactoryBox``, which is a
-/// slot.
-protocol StateLock: AnyObject {
+/// Something that keeps a `State` under a lock of its own: a ``LockedBuffer``, or a ``Slot``.
+protocol StateLock {
     associatedtype State
     /// Runs `body` with the state, holding the lock.
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R

@@ -54,8 +54,8 @@ extension FactoryBox {
 
     /// The live closure about to run for this factory in `world`, with `registration` the one its slot holds (`nil`
     /// for none), that is reported once it returned unless it turns out a composer (``Composers``): in a strict test's
-    /// world, whose slot reports live closures (the caller checked ``reportsLiveClosures``), a live closure not yet
-    /// reported to that test (``liveClosure(_:in:)``); in the process's world, escaped work's
+    /// world, whose slot reports live closures (the caller checked ``Slot/reportsLiveClosures``), a live closure not
+    /// yet reported to that test (``liveClosure(_:in:)``); in the process's world, escaped work's
     /// (``EscapedLiveClosures``). `nil` when there is none to report.
     func liveClosureToReport(_ registration: Registration?, in world: World) -> LiveClosure? {
         if world.isGlobal { return EscapedLiveClosures.liveClosure(of: self, registration) }

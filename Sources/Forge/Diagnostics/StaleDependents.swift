@@ -78,11 +78,6 @@ enum StaleDependents {
     /// `.off`.
     static var isOn: Bool { recordsCreations.value != 0 }
 
-    /// Whether a creation of a kept instance that records is under way, on any thread or in any task
-    /// (``FastPathWord/staleRecording``): only then is a resolution recorded, so that a hit outside them keeps the
-    /// fast path while the recording is on.
-    static var isRecording: Bool { FastPathWord.current & FastPathWord.staleRecordings != 0 }
-
     static func setPolicy(_ policy: Policy) {
         chosenPolicy.withLock { set in
             set = policy
@@ -98,11 +93,16 @@ enum StaleDependents {
     /// Runs `make`, the closure run that makes a kept instance (or a graph instance) on this thread, and returns what
     /// it made with the factories resolved meanwhile on this thread, outside the closures of kept instances nested in
     /// it; none while nothing records.
+    /// The creation is counted in `world` while it runs (``World/countStaleRecording(_:)``): only then are
+    /// resolutions there recorded, so that a hit outside every creation keeps the fast path while the recording is on.
     @inline(__always)
-    static func recording(_ make: () -> AnyObject) -> (made: AnyObject, dependencies: [FactoryBox]) {
+    static func recording(in world: @autoclosure () -> World, _ make: () -> AnyObject)
+        -> (made: AnyObject, dependencies: [FactoryBox])
+    {
         guard isOn else { return (make(), []) }
-        FastPathWord.add(FastPathWord.staleRecording)
-        defer { FastPathWord.add(-FastPathWord.staleRecording) }
+        let world = world()
+        world.countStaleRecording(1)
+        defer { world.countStaleRecording(-1) }
         let thread = ThreadResolutionState.current
         let outer = thread.dependencies
         thread.dependencies = []
@@ -112,11 +112,11 @@ enum StaleDependents {
         return (made, dependencies)
     }
 
-    /// Counts an async creation of a kept instance that collects what it resolves (`delta` 1), or its end (-1), for
-    /// the time its closure runs in its task (``TaskResolutionState/run(_:)``).
-    static func countAsyncRecording(_ delta: Int) {
+    /// Counts an async creation of a kept instance in `world` that collects what it resolves (`delta` 1), or its end
+    /// (-1), for the time its closure runs in its task (``FactoryBox/runClosureAsync(_:in:world:for:recording:)``).
+    static func countAsyncRecording(_ delta: Int, in world: World) {
         asyncRecordings.add(delta)
-        FastPathWord.add(delta * FastPathWord.staleRecording)
+        world.countStaleRecording(delta)
     }
 
     /// Records a resolution of `dependency`, whose step begins, in the innermost creation of a kept instance that
@@ -171,7 +171,8 @@ extension StaleDependents {
                     return false
                 }
                 let chain = [instance.factory] + via
-                let stale = ObjectIdentifier(instance.keeper === instance.listed ? instance.factory : instance.keeper)
+                let isCell = instance.keeper.box !== instance.listed.box
+                let stale = isCell ? instance.keeper.id : ObjectIdentifier(instance.factory)
                 if chains[stale] == nil { chains[stale] = chain }
                 found.append(StaleDependent(keeper: instance.keeper, listed: instance.listed, chain: chain))
                 grew = true

@@ -18,7 +18,10 @@ extension FactoryBox {
     /// with no await, and stored into the `T?` at `result`, which holds `nil`. Returns whether it found one.
     @usableFromInline
     func asyncHit(into result: UnsafeMutableRawPointer) -> Bool {
-        guard path == .stored && FastPathWord.allClear(), let instance = withLock({ $0.instance }) else { return false }
+        guard path == .stored && FastPathWord.allClear(), let instance = Slot(box: self).withLock({ $0.instance })
+        else {
+            return false
+        }
         if representation == .object {
             result.assumingMemoryBound(to: AnyObject?.self).initialize(to: instance)
         } else {
@@ -80,7 +83,8 @@ extension FactoryBox {
         case .cached, .singleton, .shared:
             while true {
                 let cell = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
-                if cell !== slot && StaleDependents.isRecording { StaleDependents.record(cell) }  // as resolveModified
+                // As in resolveModified: a parameter value's cell is recorded too.
+                if cell.box !== slot.box && StaleDependents.isOn { StaleDependents.record(cell.box) }
                 if let made = try await createOnceAsync(parameter, in: cell, registrationFrom: slot, world: world) {
                     return made
                 }

@@ -25,7 +25,7 @@ final class FactoryBox: @unchecked Sendable {
     let path: Path
     /// How the instances are kept as objects, which the typed shell reads to convert them back.
     let representation: Representation
-    /// The slot's lock, and a summary of its state read without the lock (``hasRegistration``), from
+    /// The slot's lock, and a summary of its state read without the lock (``Slot/hasRegistration``), from
     /// ``LockWordPool``.
     let words: UnsafeMutablePointer<UInt32> = LockWordPool.shared.take()
     /// The factory's own closure, when it is synchronous, no context may replace it and no `afterMake` hook follows
@@ -33,7 +33,7 @@ final class FactoryBox: @unchecked Sendable {
     /// copying the ``Maker`` out of the definition (a retain and a release of its context on every unique
     /// resolution, seen in the disassembly: Benchmarks/README.md, "Design choices").
     let plainClosure: ((UnsafeRawPointer) -> AnyObject)?
-    /// The slot's registration, instance and creation. Touched only under the lock, through ``withLock(_:)``:
+    /// The slot's registration, instance and creation. Touched only under the lock, through ``Slot/withLock(_:)``:
     /// exclusivity is the lock's to enforce, not the runtime's.
     @exclusivity(unchecked) var state: SlotState
     /// Everything the factory's declaration said, for modifiers that make a new factory from this one.
@@ -93,10 +93,10 @@ final class FactoryBox: @unchecked Sendable {
         self.definition = definition
     }
 
-    /// A slot of `factory`, for an isolated world or a parameter value's cell, starting with `registration`; one that
-    /// reports a closure run live in it when `reportsLiveClosures` says so, else as `factory` does.
+    /// The box of a slot of `factory`, for an isolated world or a parameter value's cell, starting with
+    /// `registration`; one that reports a closure run live in it when `reportsLiveClosures` says so.
     /// Everything but the state is copied, not worked out again: a slot is made under a lock.
-    init(slotOf factory: FactoryBox, registration: Registration?, reportsLiveClosures: Bool? = nil) {
+    init(slotOf factory: borrowing FactoryBox, registration: Registration?, reportsLiveClosures: Bool) {
         self.definition = factory.definition
         self.hasContexts = factory.hasContexts
         self.plainClosure = factory.plainClosure
@@ -105,13 +105,17 @@ final class FactoryBox: @unchecked Sendable {
         self.path = factory.path
         self.representation = factory.representation
         self.state = SlotState(registration: registration, dispose: factory.definition.dispose)
-        var summary = Summary()
+        var summary = Slot.Summary()
         if registration != nil { summary.insert(.hasRegistration) }
-        if reportsLiveClosures ?? factory.reportsLiveClosures { summary.insert(.reportsLiveClosures) }
+        if reportsLiveClosures { summary.insert(.reportsLiveClosures) }
         if !summary.isEmpty { LockWord.store(summary.rawValue, to: words + 1) }
     }
 
     deinit { LockWordPool.shared.giveBack(words) }
+
+    /// The box's identity: the factory's, or a slot's (``Slot/id``). A property of the box: `ObjectIdentifier(box)`
+    /// of a slot's box, in a closure, retained and released it.
+    var id: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// Whether the factory was declared with ``Factory/promised(scope:fileID:line:)``: it has no closure of its own.
     var isPromised: Bool { definition.closure == nil }
@@ -128,8 +132,9 @@ final class FactoryBox: @unchecked Sendable {
     /// A new slot for an isolated world, starting with `registration` or none; a strict test's world's (`strict`)
     /// reports the closures that run live in it, unless the factory is marked `liveInTests`.
     func newSlot(registration: Registration?, strict: Bool) -> Slot {
-        FactoryBox(
-            slotOf: self, registration: registration, reportsLiveClosures: strict && !definition.isLiveInTests)
+        Slot(
+            box: FactoryBox(
+                slotOf: self, registration: registration, reportsLiveClosures: strict && !definition.isLiveInTests))
     }
 
     // MARK: Resolution
@@ -160,9 +165,9 @@ final class FactoryBox: @unchecked Sendable {
         if representation == .object && FastPathWord.allClear() {
             let found: AnyObject?
             switch path {
-            case .stored: found = withLock { $0.instance }
-            case .weak: found = withLock { $0.sharedObject }
-            case .unique: found = runClosure(parameter, in: self)
+            case .stored: found = Slot(box: self).withLock { $0.instance }
+            case .weak: found = Slot(box: self).withLock { $0.sharedObject }
+            case .unique: found = runClosure(parameter, in: Slot(box: self))
             case .graph, .modified: found = nil
             }
             if let found {
@@ -207,7 +212,7 @@ final class FactoryBox: @unchecked Sendable {
         // While every flag is clear (no isolated world, decorator, trace or captive check, AutoRegistering done), the
         // slot is the box itself, borrowed: a retain of the slot would make threads hitting the same factory share one
         // more reference count. Otherwise, the resolution step (ResolutionStep.swift).
-        if FastPathWord.allClear() { return resolve(parameter, in: self) }
+        if FastPathWord.allClear() { return resolve(parameter, in: Slot(box: self)) }
         return resolveStepped(parameter)
     }
 

@@ -29,8 +29,8 @@ extension FactoryBox {
         // In the process's world with every flag clear, a hit as a call's fast path takes it: no check can fail.
         if FastPathWord.allClear() {
             switch path {
-            case .stored: if let kept = withLock({ $0.instance }) { return kept }
-            case .weak: if let kept = withLock({ $0.sharedObject }) { return kept }
+            case .stored: if let kept = Slot(box: self).withLock({ $0.instance }) { return kept }
+            case .weak: if let kept = Slot(box: self).withLock({ $0.sharedObject }) { return kept }
             case .unique, .graph, .modified: break
             }
         }
@@ -165,7 +165,7 @@ extension FactoryBox {
             let world = World.current
             let epoch = world.epoch
             // What the closure resolves, while stale dependents are recorded: kept with the instance.
-            var (made, dependencies) = StaleDependents.recording { runClosure(parameter, in: source) }
+            var (made, dependencies) = StaleDependents.recording(in: world) { runClosure(parameter, in: source) }
             // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
             let kept =
                 made === TriedPromise.unfulfilled ? nil : isShared ? sharedObject(in: made) : isNil(made) ? nil : made
@@ -202,7 +202,7 @@ extension FactoryBox {
         if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
         let isTopLevel = ThreadResolutionState.depth == 0
         // What the closure resolves is its holder's, and goes with the instance, for a kept one that gets it later.
-        let (made, dependencies) = StaleDependents.recording { runClosure(parameter, in: slot) }
+        let (made, dependencies) = StaleDependents.recording(in: World.current) { runClosure(parameter, in: slot) }
         for dependency in dependencies { StaleDependents.record(dependency) }
         if !isTopLevel && !isNil(made) {
             ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies)

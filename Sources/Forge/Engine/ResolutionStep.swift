@@ -32,7 +32,9 @@ extension FactoryBox {
         // One load of the flags for the last two: each is a load the compiler cannot share.
         let flags = FastPathWord.current
         if flags & FastPathWord.captiveCheck != 0 { CaptiveDependencies.check(self) }
-        if flags & FastPathWord.staleRecordings != 0 { StaleDependents.record(self) }
+        if world?.recordsStaleDependencies ?? (flags & FastPathWord.staleRecordings != 0) {
+            StaleDependents.record(self)
+        }
         return world
     }
 
@@ -59,13 +61,13 @@ extension FactoryBox {
         // The world is let go of once its slot is found: held across the resolution, it cost a retain and a release
         // more on every resolution in an isolated world (Benchmarks/README.md, "The resolution step").
         let slot = unretainedSlot(in: beginResolution())
-        return endResolution(slot._withUnsafeGuaranteedRef { resolve(parameter, in: $0) })
+        return endResolution(slot._withUnsafeGuaranteedRef { resolve(parameter, in: Slot(box: $0)) })
     }
 
-    /// This factory's slot in `world` (`nil` for the process's), borrowed: the world lives until the resolution
-    /// returns (the task local that names it holds it), and the process's world's slots are the boxes.
+    /// The box of this factory's slot in `world` (`nil` for the process's), borrowed: the world lives until the
+    /// resolution returns (the task local that names it holds it), and the process's world's slots are the boxes.
     @inline(__always)
-    private func unretainedSlot(in world: World?) -> Unmanaged<Slot> {
+    private func unretainedSlot(in world: World?) -> Unmanaged<FactoryBox> {
         world?.unretainedSlot(for: self) ?? Unmanaged.passUnretained(self)
     }
 
@@ -90,7 +92,7 @@ extension FactoryBox {
         }
         // Escaped work's live closure, while strict tests run (EscapedLiveClosures): in the process's world, whose slot
         // is the box, one load while no isolated world exists, of the word the common path has just read.
-        if slot === self && World.isolatedWorldsExist {
+        if slot.box === self && World.isolatedWorldsExist {
             return runReportingLiveClosure(parameter, in: slot, registration)
         }
         return makeInstance(parameter, in: slot, with: registration)
@@ -137,6 +139,8 @@ extension FactoryBox {
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
         let resolution = TaskResolutionState(making: self, with: parameter, recording: dependencies)
+        if dependencies != nil { StaleDependents.countAsyncRecording(1, in: world) }
+        defer { if dependencies != nil { StaleDependents.countAsyncRecording(-1, in: world) } }
         // A live closure is reported once it returned or threw, unless it resolved a factory as it ran (Composers).
         defer { if let live, !resolution.hasResolved { reportLive(live, in: world) } }
         let made = try await resolution.run {
@@ -170,7 +174,7 @@ extension FactoryBox {
     func runReportingLiveClosure(_ parameter: UnsafeRawPointer, in slot: Slot, _ registration: Registration?)
         -> AnyObject
     {
-        let world = slot === self ? World.global : World.current
+        let world = slot.box === self ? World.global : World.current
         guard let live = liveClosureToReport(registration, in: world) else {
             return makeInstance(parameter, in: slot, with: registration)
         }

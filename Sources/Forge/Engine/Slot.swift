@@ -1,42 +1,44 @@
-// Forge: one factory's state in one world: a box in its role of a slot.
+// Forge: one factory's state in one world, kept in a box: the slot role of a FactoryBox.
 
-/// A ``FactoryBox`` in its role of a slot: one factory's registration, kept instance and creation in one ``World``,
-/// under one lock. The process's world's slot is the factory's box itself; an isolated world makes its own
-/// (``FactoryBox/newSlot(registration:strict:)``). Why one class plays the factory, its slots and its cells, and how
-/// a resolution uses a slot: How Forge Works, "One class, three roles".
-typealias Slot = FactoryBox
+/// One factory's registration, kept instance and creation in one ``World``, under one lock: the state of ``box``. The
+/// process's world's slot is the factory's box itself; an isolated world makes a box of its own for each factory it
+/// uses (``FactoryBox/newSlot(registration:strict:)``), and a slot makes one for each parameter value whose instance it
+/// keeps: a parameter cell, a `Slot` too (``cell(for:)``). A struct of one reference, passed as the reference is: the
+/// type only says which role the box plays. Why one class plays the factory, its slots and its cells, and how a
+/// resolution uses a slot: How Forge Works, "One class, three roles".
+struct Slot: StateLock {
+    /// The box whose state this slot is: the factory's own in the process's world, else one made for the slot.
+    let box: FactoryBox
 
-/// A ``Slot`` that keeps the instance of one parameter value (``ParameterFactoryModifying/scopeOnParameters``): made
-/// by the factory's slot (``FactoryBox/cell(for:)``), which holds it, under the slot's lock.
-typealias ParameterCell = FactoryBox
+    /// The slot's identity: its box's.
+    var id: ObjectIdentifier { box.id }
 
-/// The slot's lock and state (``Slot``).
-extension FactoryBox: StateLock {
     /// Runs `body` with the slot's state, holding its lock. The state is passed `inout` so that it is not copied: a
     /// copy of a weak reference costs a side-table round trip.
     func withLock<R>(_ body: (inout SlotState) throws -> R) rethrows -> R {
+        let words = box.words
         LockWord.lock(words)
         defer {
             LockWord.unlock(words)
-            // The words are not part of this object: without this, the caller's last reference could be released
-            // before the unlock, and the deinit give the words to another box while they are locked.
-            _fixLifetime(self)
+            // The words are not part of the box: without this, the caller's last reference could be released before
+            // the unlock, and the deinit give the words to another box while they are locked.
+            _fixLifetime(box)
         }
-        return try body(&state)
+        return try body(&box.state)
     }
 
     /// What a closure's run needs to know of the slot, read without the lock, so that a unique resolution of a factory
     /// without an override in a lenient world (the common case) takes no lock and tests one word
     /// (Benchmarks/README.md, "Design choices"): ``Summary/hasRegistration``, and
     /// ``Summary/reportsLiveClosures``, which never changes.
-    var summary: Summary { Summary(rawValue: LockWord.load(words + 1)) }
+    var summary: Summary { Summary(rawValue: LockWord.load(box.words + 1)) }
 
     /// Whether the slot has an override, read without the lock.
     var hasRegistration: Bool { summary.contains(.hasRegistration) }
 
-    /// Whether a closure that runs live here is reported (``runReportingLiveClosure(_:in:_:)``): a slot of a strict
-    /// test's world, for a factory not marked `liveInTests`, and its parameter values' cells. Never the process's
-    /// slot.
+    /// Whether a closure that runs live here is reported (``FactoryBox/runReportingLiveClosure(_:in:_:)``): a slot of
+    /// a strict test's world, for a factory not marked `liveInTests`, and its parameter values' cells. Never the
+    /// process's slot.
     var reportsLiveClosures: Bool { summary.contains(.reportsLiveClosures) }
 
     /// The bits of ``summary``.
@@ -58,21 +60,21 @@ extension FactoryBox: StateLock {
             // Under the lock, so that it changes with the state.
             var summary = self.summary
             if new == nil { summary.remove(.hasRegistration) } else { summary.insert(.hasRegistration) }
-            LockWord.store(summary.rawValue, to: words + 1)
+            LockWord.store(summary.rawValue, to: box.words + 1)
             if !keepingInstance { state.dropInstance(into: &garbage) }
         }
     }
 
-    /// The slot of the instance kept for the parameter value `key`, made on first use.
+    /// The slot of the instance kept for the parameter value `key` (its cell), made on first use.
     ///
     /// `key`'s `==` and `hash(into:)` run under this slot's lock: they must not resolve. The cell may be let go of
-    /// (retired) before the caller claims its creation; ``createOnce(_:in:registrationFrom:)`` then says so, and the
-    /// caller looks the value's cell up again.
-    func cell(for key: AnyHashable) -> ParameterCell {
+    /// (retired) before the caller claims its creation; ``FactoryBox/createOnce(_:in:registrationFrom:)`` then says
+    /// so, and the caller looks the value's cell up again.
+    func cell(for key: AnyHashable) -> Slot {
         if let cell = withLock({ $0.cells[key] }) { return cell }
         // Made before the lock, so that the slot's lock is not held while the cell takes its lock words from the pool
         // (LockWordPool), which has a lock of its own.
-        let made = FactoryBox(slotOf: self, registration: nil)
+        let made = Slot(box: FactoryBox(slotOf: box, registration: nil, reportsLiveClosures: reportsLiveClosures))
         return withLockReleasingAfterwards { state, garbage in
             if let cell = state.cells[key] {
                 garbage.append(made)
@@ -102,7 +104,7 @@ extension FactoryBox: StateLock {
                     return .found
                 }
                 found = read(state)
-                return found == nil ? state.creation.claim(of: ObjectIdentifier(self)) : .found
+                return found == nil ? state.creation.claim(of: id) : .found
             }
         }
         return isRetired ? nil : outcome
@@ -137,11 +139,11 @@ struct SlotState: CreationState {
     /// world lists this slot, not its cells, under the scope: it answers for them
     /// (``dropInstances(cachedAfter:garbage:)``, ``holdsLiveInstance(garbage:)``). A cell's lock is taken under this
     /// slot's, never the other way round.
-    var cells: [AnyHashable: ParameterCell] = Dictionary()
-    /// How many cells there may be before ``FactoryBox/cell(for:)`` lets go of the empty ones.
+    var cells: [AnyHashable: Slot] = Dictionary()
+    /// How many cells there may be before ``Slot/cell(for:)`` lets go of the empty ones.
     var cellLimit = 16
     /// Whether this cell was let go of by its factory's slot: a thread that looked it up before claims nothing in
-    /// it, and looks the value's cell up again (``FactoryBox/valueOrClaim(_:reading:)``).
+    /// it, and looks the value's cell up again (``Slot/valueOrClaim(_:reading:)``).
     var isRetired = false
 
     var hasInstance: Bool { instance != nil }
@@ -227,7 +229,7 @@ extension SlotState {
 
 }
 
-extension FactoryBox {
+extension Slot {
     /// Drops the instance if it expired by `now`, into `garbage`.
     func dropInstance(expiredBy now: Double, garbage: inout Garbage) {
         withLock { state in

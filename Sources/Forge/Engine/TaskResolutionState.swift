@@ -115,11 +115,7 @@ final class TaskResolutionState: Sendable {
 
     /// Runs `body` as this resolution's closure, in the current task.
     func run<R>(_ body: () async throws -> R) async throws -> R {
-        if dependencies != nil { StaleDependents.countAsyncRecording(1) }
-        defer {
-            progress.add(1)
-            if dependencies != nil { StaleDependents.countAsyncRecording(-1) }
-        }
+        defer { progress.add(1) }
         return try await Self.$current.withValue(self, operation: body)
     }
 

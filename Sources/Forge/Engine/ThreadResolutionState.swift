@@ -94,7 +94,7 @@ final class ThreadResolutionState {
     /// The innermost instance being completed on this thread (``completing(_:madeIn:with:_:)``) that was made in
     /// `slot` with a parameter that `matches`.
     func instanceBeingCompleted(in slot: Slot, where matches: (UnsafeRawPointer) -> Bool) -> AnyObject? {
-        completing.last { $0.slot === slot && matches($0.parameter) }?.instance
+        completing.last { $0.slot.box === slot.box && matches($0.parameter) }?.instance
     }
 
     /// Where in ``chain`` the cycle starts that resolving `factory` with the parameter at `parameter` would close, or

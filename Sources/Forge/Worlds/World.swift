@@ -48,6 +48,19 @@ final class World: Sendable {
     private let isStrictTest: Bool
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
+    /// How many creations of kept instances that record what they resolve run in this isolated world now
+    /// (``StaleDependents``), so that a resolution here is recorded only while one does. The process's world counts
+    /// its own in ``FastPathWord``, for its fast path. A count of the world's, so that a creation that never ends (a
+    /// failing `verify`'s, whose thread is parked) leaves nothing behind once the world ends.
+    private let staleRecordings = AtomicCounter()
+
+    /// Counts a creation of a kept instance here that records what its closure resolves (`delta` 1), or its end (-1).
+    func countStaleRecording(_ delta: Int) {
+        if isGlobal { FastPathWord.add(delta * FastPathWord.staleRecording) } else { staleRecordings.add(delta) }
+    }
+
+    /// Whether a creation of a kept instance that records what it resolves runs in this isolated world now.
+    var recordsStaleDependencies: Bool { staleRecordings.value > 0 }
 
     /// A registration for a factory, with the factory it is for: kept alive, so that no other factory takes its
     /// address while a table names it.
@@ -72,9 +85,9 @@ final class World: Sendable {
         /// An isolated world's slots, by factory, with the factory, kept alive for as long as the world: a factory
         /// that died could otherwise leave its slot to a new factory at the same address.
         var slots: [ObjectIdentifier: (box: FactoryBox, slot: Slot)] = [:]
-        /// The same slots, unretained, for a hit: looking one up copies no reference. They live as long as the
-        /// world, which never removes a slot.
-        var unretainedSlots: [ObjectIdentifier: Unmanaged<Slot>] = [:]
+        /// The same slots' boxes, unretained, for a hit: looking one up copies no reference. They live as long as
+        /// the world, which never removes a slot.
+        var unretainedSlots: [ObjectIdentifier: Unmanaged<FactoryBox>] = [:]
         /// Slots with an override, by slot.
         var overridden: [ObjectIdentifier: Slot] = [:]
         /// Slots holding an instance, by scope, then by slot.
@@ -165,35 +178,35 @@ final class World: Sendable {
 
     /// This world's slot for `box`, made on first use in an isolated world.
     func slot(for box: FactoryBox) -> Slot {
-        if isGlobal { return box }  // no lock: the global world's slots are the boxes
+        if isGlobal { return Slot(box: box) }  // no lock: the global world's slots are the boxes
         if let slot = state.withLock({ $0.slots[ObjectIdentifier(box)]?.slot }) { return slot }
         return state.withLock { slot(for: box, in: &$0) }
     }
 
-    /// This world's slot for `box`, unretained: valid for as long as this world, which never removes a slot. A
-    /// resolution's world lives until it returns: the task local that names it holds it.
+    /// The box of this world's slot for `box`, unretained: valid for as long as this world, which never removes a
+    /// slot. A resolution's world lives until it returns: the task local that names it holds it.
     /// With it, a hit in an isolated world retains and releases neither the slot nor a table entry
     /// (Benchmarks/README.md, "Design choices").
-    func unretainedSlot(for box: FactoryBox) -> Unmanaged<Slot> {
+    func unretainedSlot(for box: FactoryBox) -> Unmanaged<FactoryBox> {
         if isGlobal { return Unmanaged.passUnretained(box) }
         if let slot = state.withLock({ $0.unretainedSlots[ObjectIdentifier(box)] }) { return slot }
-        return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0)) }
+        return state.withLock { Unmanaged.passUnretained(slot(for: box, in: &$0).box) }
     }
 
     private func slot(for box: FactoryBox, in state: inout State) -> Slot {
-        if isGlobal { return box }
+        if isGlobal { return Slot(box: box) }
         let id = ObjectIdentifier(box)
         if let entry = state.slots[id] { return entry.slot }
         let registration = state.initial[id]?.registration
         let slot = box.newSlot(registration: registration, strict: isStrict)
         state.slots[id] = (box, slot)
-        state.unretainedSlots[id] = Unmanaged.passUnretained(slot)
+        state.unretainedSlots[id] = Unmanaged.passUnretained(slot.box)
         if let registration {
-            state.overridden[ObjectIdentifier(slot)] = slot
+            state.overridden[slot.id] = slot
             // At every `push()` still on the stack, the factory had this registration, though it had no slot yet:
             // the matching `pop()` must give it back, not clear it.
             for index in state.stack.indices {
-                state.stack[index].registrations[ObjectIdentifier(slot)] = (slot, registration)
+                state.stack[index].registrations[slot.id] = (slot, registration)
             }
         }
         return slot
@@ -204,7 +217,9 @@ final class World: Sendable {
         guard isGlobal else { return registrationsForNestedWorld() }
         // In the process's world, every box with a registration, the baseline's included, is listed as overridden.
         return state.withLock { state in
-            state.overridden.compactMapValues { box in box.registration.map { Registered(box: box, registration: $0) } }
+            state.overridden.compactMapValues { slot in
+                slot.registration.map { Registered(box: slot.box, registration: $0) }
+            }
         }
     }
 
@@ -274,7 +289,7 @@ final class World: Sendable {
         change { state, garbage in
             for stale in dependents(of: box, in: state, at: now, garbage: &garbage) {
                 stale.keeper.withLock { $0.dropInstance(into: &garbage) }
-                if stale.keeper === stale.listed {
+                if stale.keeper.box === stale.listed.box {
                     Self.forgetInstance(of: stale.listed, in: &state, garbage: &garbage)
                 }
             }
@@ -291,11 +306,11 @@ final class World: Sendable {
         guard StaleDependents.isOn && !state.cached.isEmpty else { return [] }
         // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
         var factories: [ObjectIdentifier: FactoryBox] = [:]
-        if !isGlobal { for entry in state.slots.values { factories[ObjectIdentifier(entry.slot)] = entry.box } }
+        if !isGlobal { for entry in state.slots.values { factories[entry.slot.id] = entry.box } }
         var kept: [KeptInstance] = []
         for entry in state.cached.values {
             for listed in entry.slots.values {
-                let factory = factories[ObjectIdentifier(listed)] ?? listed
+                let factory = factories[listed.id] ?? listed.box
                 listed.withLock { slotState in
                     if slotState.keeps(at: now, garbage: &garbage) {
                         kept.append(KeptInstance(factory, keeper: listed, listed: listed, slotState.dependencies))
@@ -324,7 +339,7 @@ final class World: Sendable {
             var slotsAtBaseline = 0
             for (id, entry) in state.baseline {
                 // An isolated world's factory without a slot yet will start from its baseline.
-                guard let slot = isGlobal ? entry.box : state.slots[id]?.slot else { continue }
+                guard let slot = isGlobal ? Slot(box: entry.box) : state.slots[id]?.slot else { continue }
                 guard slot.registration === entry.registration else { return false }
                 slotsAtBaseline += 1
             }
@@ -337,7 +352,7 @@ final class World: Sendable {
         garbage: inout Garbage, keepingInstance: Bool = false
     ) {
         slot.replaceRegistration(with: registration, keepingInstance: keepingInstance, garbage: &garbage)
-        let id = ObjectIdentifier(slot)
+        let id = slot.id
         garbage.append(state.overridden[id])  // in the process's world, a slot is a box: its deinit is user code
         state.overridden[id] = registration == nil ? nil : slot
         if !keepingInstance { forgetInstance(of: slot, in: &state, garbage: &garbage) }
@@ -345,8 +360,15 @@ final class World: Sendable {
 
     /// Takes `slot` off the scope lists, after its instance was dropped; what the lists held goes in `garbage`.
     private static func forgetInstance(of slot: Slot, in state: inout State, garbage: inout Garbage) {
-        let id = ObjectIdentifier(slot)
-        for key in state.cached.keys { garbage.append(state.cached[key]?.slots.removeValue(forKey: id)) }
+        let id = slot.id
+        // By index, through `values`: a loop over `keys` holds the table while it changes, and copied the table (and
+        // each scope's list) on every registration and reset (Benchmarks/README.md, "Registering without copying the
+        // lists of kept instances").
+        var index = state.cached.startIndex
+        while index != state.cached.endIndex {
+            garbage.append(state.cached.values[index].slots.removeValue(forKey: id))
+            state.cached.formIndex(after: &index)
+        }
     }
 
     func push() {
@@ -384,7 +406,7 @@ final class World: Sendable {
                 // An isolated world's factories that have no slot yet will start from their baseline anyway.
                 guard isGlobal || state.slots[ObjectIdentifier(entry.box)] != nil else { continue }
                 let slot = slot(for: entry.box, in: &state)
-                baseline[ObjectIdentifier(slot)] = (slot, entry.registration)
+                baseline[slot.id] = (slot, entry.registration)
             }
             Self.restore(baseline, in: &state, garbage: &garbage)
             garbage.append(state.stack)  // snapshots may hold the last reference to a registration's closure
@@ -418,7 +440,7 @@ final class World: Sendable {
             slot.withLock { slotState in
                 let kept = unchanged && store(&slotState)
                 if kept { slotState.sequence = sequence }
-                return (kept, slotState.creation.finish(of: ObjectIdentifier(slot)))
+                return (kept, slotState.creation.finish(of: slot.id))
             }
         }
         if wake { Parking.wakeAll() }
@@ -437,7 +459,7 @@ final class World: Sendable {
             let (kept, result) = finish(epoch == self.epoch && !state.isEnded, state.sequence + 1)
             if kept {
                 state.sequence += 1
-                state.cached[ObjectIdentifier(scope), default: (scope, [:])].slots[ObjectIdentifier(slot)] = slot
+                state.cached[ObjectIdentifier(scope), default: (scope, [:])].slots[slot.id] = slot
             }
             return result
         }

@@ -336,7 +336,7 @@ private func hearing(
             precondition(report.problems.map(\.kind) == [.promiseNotFulfilled], "\(report)")
             precondition(!World.isolatedWorldsExist, "no other isolated world")
             captured.value?.run { Container.routeEscape.register { RouteClient() } }
-            let process = Container.routeEscape.box.registration
+            let process = World.global.slot(for: Container.routeEscape.box).registration
             precondition(process == nil, "the late registration landed in the process's world")
         }
     }

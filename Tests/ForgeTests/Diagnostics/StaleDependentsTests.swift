@@ -598,12 +598,12 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         await #expect(processExitsWith: .success) {
             Container.Diagnostics.staleDependents = .off
             _ = Container.staleHolder()
-            precondition(Container.staleHolder.box.withLock { $0.dependencies }.isEmpty)
+            precondition(Slot(box: Container.staleHolder.box).withLock { $0.dependencies }.isEmpty)
             precondition(FastPathWord.current & FastPathWord.staleRecordings == 0)
             Container.Diagnostics.staleDependents = .warn
             Container.Scope.cached.reset()
             _ = Container.staleHolder()
-            precondition(Container.staleHolder.box.withLock { $0.dependencies }.count == 3)
+            precondition(Slot(box: Container.staleHolder.box).withLock { $0.dependencies }.count == 3)
             // Once no creation records, the flags are clear again: a hit takes the fast path with the recording on.
             precondition(FastPathWord.current & FastPathWord.staleRecordings == 0)
         }
