@@ -33,8 +33,9 @@ static inline intptr_t forge_atomic_add(forge_atomic_word *_Nonnull cell, intptr
 /// Process-wide flags that tell a resolution whether it may take the fast path (all zero) or must look further:
 /// bit 0, `AutoRegistering` has not run yet (set initially); bit 1, a decorator is set; bit 2, resolutions are
 /// traced; bit 3, captive dependencies are looked for; bit 4, the process is a child of `fork()` whose parent had
-/// more than one thread (`forge_forked_child`); bits 5 and up, how many isolated worlds exist (`FastPathWord`). A
-/// plain C global: reading it needs no lazy initialization.
+/// more than one thread (`forge_forked_child`); bits 5 to 15, how many creations of kept instances record what they
+/// resolve now; bits 16 and up, how many isolated worlds exist (`FastPathWord`). A plain C global: reading it needs
+/// no lazy initialization.
 extern forge_atomic_word forge_resolution_flags;
 
 static inline intptr_t forge_resolution_flags_load(void) { return forge_atomic_load(&forge_resolution_flags); }

@@ -75,6 +75,7 @@ enum AutoRegistration {
         case .claimed:
             // First, so that what registerAllServices() resolves (a warm-up) is checked too; a policy it sets wins.
             CaptiveDependencies.applyDefault()
+            StaleDependents.applyDefault()
             World.$isolated.withValue(nil) {
                 (Container.self as AnyClass as? any AutoRegistering.Type)?.registerAllServices()
             }

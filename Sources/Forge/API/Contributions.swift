@@ -80,8 +80,17 @@ public struct Contributions<Element>: Sendable {
     }
 
     /// Empties the list in the current world. `Registrations.reset()` returns it to the baseline instead.
+    ///
+    /// Like a contribution, it changes what the list makes: the instances kept that were made with the list before are
+    /// named (``SharedContainer/Diagnostics/staleDependents``), unless ``resetDependents()`` dropped them first.
     public func reset() {
         World.current.register(for: box) { _ in Self.list([]) }
+    }
+
+    /// Drops, in the current world, the instances its scopes keep that were made with the list, transitively, as
+    /// ``FactoryModifying/resetDependents()`` does for a factory: after a contribution came too late for them.
+    public func resetDependents() {
+        World.current.resetDependents(of: box)
     }
 
     /// The registration that makes the list of `contributions`.

@@ -66,6 +66,10 @@ public struct FactoryDeclaration {
     /// Drops the override and the instance its scope holds, in the current world, as `options` says.
     @usableFromInline
     func reset(_ options: FactoryResetOptions) { World.current.reset(box, options) }
+
+    /// Drops, in the current world, the kept instances made with what the factory made, transitively.
+    @usableFromInline
+    func resetDependents() { World.current.resetDependents(of: box) }
 }
 
 /// A modifier, which each kind of factory applies with its own closure types (``FactoryModifying/applying(_:)``).
@@ -306,6 +310,28 @@ extension FactoryModifying {
     @inlinable
     public func reset(_ options: FactoryResetOptions = .all) {
         declaration.reset(options)
+    }
+
+    /// Drops, in the current world, the instances its scopes keep that were made with what this factory made, directly
+    /// or through other factories, and those made with them in turn, so that the next resolution makes them with the
+    /// factory's registration now. The factory's own instance stays.
+    ///
+    /// A registration made after such instances were made names them (``SharedContainer/Diagnostics/staleDependents``).
+    /// Where something must be made before the registration, call this just before it, and the registration finds
+    /// none to name; or after a ``reset(_:)``:
+    ///
+    /// ```swift
+    /// let model = Container.checkoutModel()     // made first: keeps the live API client
+    /// Container.api.resetDependents()           // drops checkoutModel's instance, in the current world
+    /// Container.api.register { MockAPI() }      // names none: checkoutModel() makes a new one, with MockAPI
+    /// ```
+    ///
+    /// What was handed out already cannot be fixed: `model` above keeps the live client. It finds what kept instances
+    /// recorded as resolving, which they record while ``SharedContainer/Diagnostics/staleDependents`` is not `.off`:
+    /// otherwise it drops nothing.
+    @inlinable
+    public func resetDependents() {
+        declaration.resetDependents()
     }
 }
 

@@ -70,6 +70,7 @@ extension FactoryBox {
     func reportLive(_ live: LiveClosure, in world: World) {
         let through = EscapedResolutions.chain()
         if world.isGlobal { return ProblemRoute.reportLiveClosure(of: self, running: live, through: through) }
+        world.noteLiveClosureRan(of: self)  // a registration after it is late
         ProblemRoute.report(.liveInStrictTest(self, running: live, through: through, in: world), metIn: world)
     }
 

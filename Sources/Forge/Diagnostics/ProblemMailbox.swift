@@ -28,7 +28,7 @@ final class ProblemMailbox: Sendable {
         /// Problems met off the test's own task tree while the body runs, in the order met, by identity.
         var pending: [(identity: String, problem: ResolutionError)] = []
         /// What was recorded, by ``ResolutionError/identity``: each problem once per test.
-        var recorded: Set<String> = []
+        var recorded: [String: ResolutionError] = [:]
         /// Escapes no test can be shown to have started, each with the claim its candidates share: the first
         /// candidate whose body returns records it.
         var forTheRun: [(problem: ResolutionError, claim: RunClaim)] = []
@@ -51,7 +51,14 @@ final class ProblemMailbox: Sendable {
 
     /// Whether the problem `identity` names was recorded for this test.
     func hasRecorded(_ identity: String) -> Bool {
-        state.withLock { $0.recorded.contains(identity) }
+        state.withLock { $0.recorded[identity] != nil }
+    }
+
+    /// The problem `identity` names, recorded for this test or waiting to be.
+    func problem(_ identity: String) -> ResolutionError? {
+        state.withLock { state in
+            state.recorded[identity] ?? state.pending.first { $0.identity == identity }?.problem
+        }
     }
 
     /// What becomes of a problem handed to a test's mailbox.
@@ -69,7 +76,7 @@ final class ProblemMailbox: Sendable {
     func take(_ problem: ResolutionError, onTheTestsTaskTree: Bool) -> Intake {
         let identity = problem.identity
         return state.withLock { state in
-            guard !state.recorded.contains(identity) else { return .held }
+            guard state.recorded[identity] == nil else { return .held }
             guard state.isOpen else { return .late }
             let pending = state.pending.firstIndex { $0.identity == identity }
             guard onTheTestsTaskTree else {
@@ -77,7 +84,7 @@ final class ProblemMailbox: Sendable {
                 return .held
             }
             if let pending { state.pending.remove(at: pending) }
-            state.recorded.insert(identity)
+            state.recorded[identity] = problem
             return .recordNow
         }
     }
@@ -98,7 +105,7 @@ final class ProblemMailbox: Sendable {
     func deliverPending(closing: Bool = false) {
         let (pending, forTheRun) = state.withLock { state in
             if closing { state.isOpen = false }
-            for entry in state.pending { state.recorded.insert(entry.identity) }
+            for entry in state.pending { state.recorded[entry.identity] = entry.problem }
             defer { (state.pending, state.forTheRun) = ([], closing ? [] : state.forTheRun) }
             return (state.pending.map(\.problem), closing ? state.forTheRun : [])
         }

@@ -1,8 +1,8 @@
 // Forge: the one route by which every problem Forge reports reaches whoever hears it.
 
 /// The one route every problem Forge reports takes from where it is detected: a captive dependency, an escaped
-/// resolution, a live closure in a strict test, a call of an unimplemented endpoint. Detection code builds the
-/// problem and names where it was met; this decides where it goes, by one set of rules, in order:
+/// resolution, a live closure in a strict test, a call of an unimplemented endpoint, stale dependents. Detection code
+/// builds the problem and names where it was met; this decides where it goes, by one set of rules, in order:
 ///
 /// 1. Met inside a running `verify` (on its thread, or in its tasks): the problem goes to verify's report.
 /// 2. An escape that bypasses the world of a test that runs `expectingEscapes` is absorbed there.
@@ -170,6 +170,7 @@ enum ProblemRoute {
         switch kind {
         case .captiveDependency: CaptiveDependencies.policy.route
         case .escapedResolution: EscapedResolutions.policy.route
+        case .staleDependents: StaleDependents.policy.route
         // Asked for by the test (a strict world, a stand-in): always heard.
         case .liveInStrictTest, .unimplemented: .warn
         // Stop the process where they are met, or are thrown: never routed.
@@ -191,10 +192,12 @@ enum ProblemRoute {
 extension ResolutionError {
     /// What makes two problems the same one, for "once per problem": the kind and the factory; the pair, for a
     /// captive dependency; the chain too, for an escape that bypassed an override (not for escaped work's live closure,
-    /// once per factory).
+    /// once per factory), and for stale dependents (the holders named, in any order: a world finds them in the order of
+    /// its tables, which a change may shuffle).
     var identity: String {
         switch kind {
         case .captiveDependency: "\(kind)|\(chain.first ?? "")|\(factory)"
+        case .staleDependents: "\(kind)|\(factory)|\(chain.sorted().joined(separator: "|"))|\(distinction)"
         case .escapedResolution where distinction == Self.escapedLiveDistinction:
             Self.identity(kind, factory, distinction)
         case .escapedResolution: "\(kind)|\(factory)|\(chain.joined(separator: "|"))|\(distinction)"
@@ -232,3 +235,4 @@ extension ProblemPolicy {
 
 extension SharedContainer.Diagnostics.CaptiveDependencyPolicy: ProblemPolicy {}
 extension SharedContainer.Diagnostics.EscapedResolutionPolicy: ProblemPolicy {}
+extension SharedContainer.Diagnostics.StaleDependentPolicy: ProblemPolicy {}

@@ -36,10 +36,15 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// registration, which neither the test nor an `onTest` closure overrode, and which is not marked
         /// `liveInTests` (``Factory/liveInTests``). The test got the live instance.
         case liveInStrictTest
+        /// A world registered the factory after instances it keeps were made with the factory's previous
+        /// instance, directly or through other factories: they keep it (``chain`` names them;
+        /// ``SharedContainer/Diagnostics/staleDependents``).
+        case staleDependents
     }
 
     /// What went wrong: an unfulfilled promise, a circular dependency, nesting too deep, a captive dependency, an
-    /// escaped resolution, a call of an unimplemented endpoint, or a live closure run in a strict test.
+    /// escaped resolution, a call of an unimplemented endpoint, a live closure run in a strict test, or stale
+    /// dependents.
     public let kind: Kind
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`; for an
     /// unimplemented endpoint, the endpoint's name, e.g. `APIClient.fetch`.
@@ -51,7 +56,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// another factory's closure, the factories whose closures were running on the thread, outermost first, ending
     /// with the promise, when chains were recorded there (cycle detection on, or captive dependencies looked for:
     /// both are, by default, in debug builds). Empty otherwise, and for a promise tried directly, with no factory
-    /// between it and the call.
+    /// between it and the call. For stale dependents, the factories whose kept instances are stale, each once (the
+    /// message gives the chain from each to ``factory``).
     public let chain: [String]
     /// The world the resolution was in: "the process's world", or an isolated world and where it was made.
     public let world: String

@@ -83,6 +83,8 @@ extension FactoryBox {
         case .cached, .singleton, .shared:
             while true {
                 let cell = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
+                // As in resolveModified: a parameter value's cell is recorded too.
+                if cell.box !== slot.box && StaleDependents.isOn { StaleDependents.record(cell.box) }
                 if let made = try await createOnceAsync(parameter, in: cell, registrationFrom: slot, world: world) {
                     return made
                 }
@@ -157,10 +159,14 @@ extension FactoryBox {
         startedAt epoch: Int
     ) async {
         creation.start()
+        // What the closure resolves, while stale dependents are recorded: kept with the instance.
+        let dependencies = StaleDependents.isOn ? DependencyRecord() : nil
         let result: Result<MadeObject, any Error>
         do {
             result = .success(
-                MadeObject(object: try await runClosureAsync(parameter, in: slot, world: world, for: creation)))
+                MadeObject(
+                    object: try await runClosureAsync(
+                        parameter, in: slot, world: world, for: creation, recording: dependencies)))
         } catch {
             result = .failure(error)
         }
@@ -169,6 +175,7 @@ extension FactoryBox {
         let isShared = kind == .shared
         let kept = made.flatMap { isShared ? sharedObject(in: $0) : isNil($0) ? nil : $0 }
         let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
+        var recorded = dependencies?.all ?? []
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             cell.withLock { state in
                 state.asyncCreation = nil
@@ -176,6 +183,7 @@ extension FactoryBox {
                 if isShared { state.sharedObject = kept } else { state.instance = kept }
                 state.sequence = sequence
                 state.expiresAt = expiresAt
+                swap(&state.dependencies, &recorded)  // what a dead shared instance recorded goes after the locks
                 return (true, true)
             }
         }
@@ -195,9 +203,13 @@ extension FactoryBox {
         }
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded }
-        let made = try await runClosureAsync(parameter, in: slot, world: world)
+        // What the closure resolves is its holder's, and goes with the instance, for a kept one that gets it later.
+        let dependencies = StaleDependents.isOn ? DependencyRecord() : nil
+        let made = try await runClosureAsync(parameter, in: slot, world: world, recording: dependencies)
+        let recorded = dependencies?.all ?? []
+        for dependency in recorded { TaskResolutionState.record(dependency) }
         guard !isNil(made) else { return made }
-        return graph.record(made, of: self)
+        return graph.record(made, of: self, dependencies: recorded)
     }
 
     /// Resolves the factory with `parameter` for `tryResolve()`, after ``checkResolvableAsync(_:)`` found it

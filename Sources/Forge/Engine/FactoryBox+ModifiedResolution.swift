@@ -7,6 +7,8 @@ extension FactoryBox {
     func resolveModified(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         while true {
             let cell = instanceSlot(for: parameter, in: slot)
+            // Which value's instance the kept instance being made around it gets (StaleDependents.dependents).
+            if cell.box !== slot.box && StaleDependents.isOn { StaleDependents.record(cell.box) }
             if definition.timeToLive != nil {
                 var garbage = Garbage()
                 cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)

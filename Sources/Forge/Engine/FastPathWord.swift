@@ -2,8 +2,8 @@
 internal import CForge
 
 /// The process-wide flags every resolution reads first. While they are all clear, a resolution uses the
-/// process's world, calls no decorator, traces nothing, looks for no captive dependency and skips the
-/// `AutoRegistering` check.
+/// process's world, calls no decorator, traces nothing, looks for no captive dependency, records no kept instance's
+/// dependencies and skips the `AutoRegistering` check.
 @usableFromInline
 enum FastPathWord {
     static let autoRegistrationPending = 1
@@ -15,8 +15,15 @@ enum FastPathWord {
     /// The process is a child of `fork()` whose parent had more than one thread, which CForge's `pthread_atfork`
     /// handlers tell: Forge's first call there stops the process (``stopIfForkedChild()``). Never cleared.
     static let forkedChild = Int(forge_forked_child)
+    /// One creation of a kept instance that records what its closure resolves is under way in the process's world
+    /// (``StaleDependents``, ``World/countStaleRecording(_:)``): bits 5 to 15 count them, so that while none is, a
+    /// hit stays on the fast path with the recording on. Past
+    /// 2,047 at once, the count carries into the isolated worlds' bits: resolutions take the slow path, and some go
+    /// unrecorded, until the carry is taken back.
+    static let staleRecording = 1 << 5
+    static let staleRecordings = 0x7FF << 5
     /// The bits above the flags count isolated worlds.
-    static let oneIsolatedWorld = 32
+    static let oneIsolatedWorld = 1 << 16
 
     static var current: Int { forge_resolution_flags_load() }
 

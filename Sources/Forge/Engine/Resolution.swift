@@ -164,7 +164,8 @@ extension FactoryBox {
         case .claimed:
             let world = World.current
             let epoch = world.epoch
-            let made = runClosure(parameter, in: source)
+            // What the closure resolves, while stale dependents are recorded: kept with the instance.
+            var (made, dependencies) = StaleDependents.recording(in: world) { runClosure(parameter, in: source) }
             // What to keep is worked out before the locks: it casts, and a cast may need the runtime's locks.
             let kept =
                 made === TriedPromise.unfulfilled ? nil : isShared ? sharedObject(in: made) : isNil(made) ? nil : made
@@ -178,6 +179,8 @@ extension FactoryBox {
                     state.instance = kept
                 }
                 state.expiresAt = expiresAt
+                // What a dead shared instance recorded is released after the locks: a factory's deinit is user code.
+                swap(&state.dependencies, &dependencies)
                 return true
             }
             return made
@@ -195,11 +198,25 @@ extension FactoryBox {
     /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
     /// own closure asking would be a cycle), so its instance is not recorded; but for its `afterMake` hook, whose
     /// resolutions get it (finishMaking records it first).
+    // Inlined, as it was before the recording's branch made it too large to be: outlined, it cost a graph resolution
+    // about 100 instructions more (callgrind, Benchmarks/README.md, "Stale dependents").
+    @inline(__always)
     func graphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
         let isTopLevel = ThreadResolutionState.depth == 0
-        let made = runClosure(parameter, in: slot)
-        if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
+        // Apart while nothing records: with the recording's tuple and array, a graph resolution ran 54 instructions
+        // more with stale dependents off (callgrind, Benchmarks/README.md, "Stale dependents").
+        guard StaleDependents.isOn else {
+            let made = runClosure(parameter, in: slot)
+            if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
+            return made
+        }
+        // What the closure resolves is its holder's, and goes with the instance, for a kept one that gets it later.
+        let (made, dependencies) = StaleDependents.recording(in: World.current) { runClosure(parameter, in: slot) }
+        for dependency in dependencies { StaleDependents.record(dependency) }
+        if !isTopLevel && !isNil(made) {
+            ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies)
+        }
         return made
     }
 }

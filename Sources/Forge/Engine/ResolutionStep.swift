@@ -1,6 +1,6 @@
 // Forge: the one step around every resolution off the fast path, and the one around every run of a closure.
-// What each check does is in its own file (EscapedResolutions, CaptiveDependencies, TraceHook, Decorator,
-// CycleDetection, LiveClosuresInTests); when it runs, for every entry point, is here.
+// What each check does is in its own file (EscapedResolutions, CaptiveDependencies, StaleDependents, TraceHook,
+// Decorator, CycleDetection, LiveClosuresInTests); when it runs, for every entry point, is here.
 
 extension FactoryBox {
     /// What every resolution off the fast path does before it finds or makes its instance, whatever its entry point:
@@ -14,6 +14,7 @@ extension FactoryBox {
     ///    for the live closures running around it, which compose (``Composers``), unless the factory is marked
     ///    `liveInTests`.
     /// 3. Checks it as a captive dependency of the instances being made around it (``CaptiveDependencies``).
+    /// 4. Records it as a dependency of the kept instance being made around it (``StaleDependents``).
     ///
     /// The resolution then finds or makes its instance in the world's slot, traced while a trace hook or a graph
     /// records (``TraceHook``), and ends with ``endResolution(_:)``.
@@ -28,7 +29,12 @@ extension FactoryBox {
             EscapedResolutions.check(self)
             if World.strictTestsRunning.value > 0 && !definition.isLiveInTests { Composers.noteResolution() }
         }
-        if CaptiveDependencies.isChecking { CaptiveDependencies.check(self) }
+        // One load of the flags for the last two: each is a load the compiler cannot share.
+        let flags = FastPathWord.current
+        if flags & FastPathWord.captiveCheck != 0 { CaptiveDependencies.check(self) }
+        if world?.recordsStaleDependencies ?? (flags & FastPathWord.staleRecordings != 0) {
+            StaleDependents.record(self)
+        }
         return world
     }
 
@@ -112,10 +118,12 @@ extension FactoryBox {
     /// ``runClosure(_:in:)`` for an async resolution in `world`: the live-closure check, the cycle check and the
     /// chain of the task's resolutions (``TaskResolutionState``), and the async `afterMake` hook, awaited
     /// (``finishMakingAsync(_:for:_:)``, for `creation`, the one that runs this closure in a scope that keeps
-    /// instances). An unfulfilled promise throws, for the caller's `tryResolve()` or its stop.
-    func runClosureAsync(_ parameter: any Sendable, in slot: Slot, world: World, for creation: AsyncCreation? = nil)
-        async throws -> AnyObject
-    {
+    /// instances, collecting what it resolves in `dependencies`). An unfulfilled promise throws, for the caller's
+    /// `tryResolve()` or its stop.
+    func runClosureAsync(
+        _ parameter: any Sendable, in slot: Slot, world: World, for creation: AsyncCreation? = nil,
+        recording dependencies: DependencyRecord? = nil
+    ) async throws -> AnyObject {
         TaskResolutionState.checkCycle(self, with: parameter)
         let summary = slot.summary
         let registration = summary.contains(.hasRegistration) ? slot.withLock { $0.registration } : nil
@@ -130,7 +138,9 @@ extension FactoryBox {
         }
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
-        let resolution = TaskResolutionState(making: self, with: parameter)
+        let resolution = TaskResolutionState(making: self, with: parameter, recording: dependencies)
+        if dependencies != nil { StaleDependents.countAsyncRecording(1, in: world) }
+        defer { if dependencies != nil { StaleDependents.countAsyncRecording(-1, in: world) } }
         // A live closure is reported once it returned or threw, unless it resolved a factory as it ran (Composers).
         defer { if let live, !resolution.hasResolved { reportLive(live, in: world) } }
         let made = try await resolution.run {

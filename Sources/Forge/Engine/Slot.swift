@@ -123,6 +123,9 @@ struct SlotState: CreationState {
     weak var sharedObject: AnyObject?
     /// When the instance was cached, in the world's count, so that `pop()` can drop what came after its `push()`.
     var sequence: UInt64 = 0
+    /// The factories the kept instance's closure resolved while it was made, stale dependents being recorded
+    /// (``StaleDependents``); none otherwise. Set when the instance is kept, dropped with it.
+    var dependencies: [FactoryBox] = []
     /// The thread making the instance, for a synchronous factory.
     var creation = Creation()
     /// The creation under way that callers await, for an async factory.
@@ -154,6 +157,8 @@ struct SlotState: CreationState {
         instance = nil
         sharedObject = nil
         expiresAt = .infinity
+        if !dependencies.isEmpty { garbage.append(dependencies) }  // a factory's deinit is user code: after the lock
+        dependencies = []
         if !cells.isEmpty { retireCells(keeping: { _, _ in false }, garbage: &garbage) }
     }
 
@@ -206,6 +211,12 @@ extension SlotState {
         guard self.sequence > sequence else { return false }
         dropInstance(into: &garbage)
         return true
+    }
+
+    /// Whether the slot holds an instance that recorded what its closure resolved (``dependencies``), alive and not
+    /// expired by `now`: a weakly held one is loaded to tell, into `garbage`.
+    func keeps(at now: Double, garbage: inout Garbage) -> Bool {
+        !dependencies.isEmpty && now < expiresAt && holdsOwnLiveInstance(garbage: &garbage)
     }
 
     /// Whether the slot itself holds an instance, a weakly held one still alive. A weak reference loaded under the

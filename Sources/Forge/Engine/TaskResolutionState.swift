@@ -23,6 +23,9 @@ final class TaskResolutionState: Sendable {
     let graph: AsyncGraph
     /// The trace's tree of the current top-level async resolution.
     let tree: TraceTree
+    /// What the closure resolves, for the kept instance it makes, while stale dependents are recorded
+    /// (``StaleDependents``); `nil` for a closure that makes no kept instance, whose resolutions are its holder's.
+    let dependencies: DependencyRecord?
     /// 1 once the closure returned (the task may be gone, and another may take its address), plus 2 for each
     /// resolution it made as it ran (``noteResolution()``): one word, so that a closure's run allocates no more.
     private let progress = AtomicCounter()
@@ -30,13 +33,17 @@ final class TaskResolutionState: Sendable {
     /// The current task's, or `nil` outside any async factory's closure.
     @TaskLocal static var current: TaskResolutionState?
 
-    init(factory: FactoryBox?, parameter: any Sendable = (), parent: TaskResolutionState?, task: TaskIdentity) {
+    init(
+        factory: FactoryBox?, parameter: any Sendable = (), parent: TaskResolutionState?, task: TaskIdentity,
+        recording dependencies: DependencyRecord? = nil
+    ) {
         self.factory = factory
         self.parameter = parameter
         self.parent = parent
         self.task = task
         self.graph = parent?.graph ?? AsyncGraph()
         self.tree = parent?.tree ?? TraceTree()
+        self.dependencies = dependencies
     }
 
     /// Whether the closure returned.
@@ -96,16 +103,30 @@ final class TaskResolutionState: Sendable {
         return nil
     }
 
-    /// The resolution of `factory`'s closure with `parameter`, about to run in the current task (``run(_:)``).
-    convenience init(making factory: FactoryBox, with parameter: any Sendable) {
+    /// The resolution of `factory`'s closure with `parameter`, about to run in the current task (``run(_:)``); with
+    /// `dependencies`, the closure of a kept instance, which collects there what it resolves.
+    convenience init(
+        making factory: FactoryBox, with parameter: any Sendable, recording dependencies: DependencyRecord?
+    ) {
         self.init(
-            factory: factory, parameter: parameter, parent: Self.current, task: TaskIdentity.current ?? TaskIdentity(0))
+            factory: factory, parameter: parameter, parent: Self.current, task: TaskIdentity.current ?? TaskIdentity(0),
+            recording: dependencies)
     }
 
     /// Runs `body` as this resolution's closure, in the current task.
     func run<R>(_ body: () async throws -> R) async throws -> R {
         defer { progress.add(1) }
         return try await Self.$current.withValue(self, operation: body)
+    }
+
+    /// Adds `factory` to what the innermost closure of a kept instance around the current task collects
+    /// (``dependencies``), if one does and has not returned.
+    static func record(_ factory: FactoryBox) {
+        var node = current
+        while let resolution = node, !resolution.isFinished {
+            if let dependencies = resolution.dependencies { return dependencies.add(factory) }
+            node = resolution.parent
+        }
     }
 }
 
@@ -168,7 +189,10 @@ enum AsyncWaits {
 /// factories are kept alive with them, so that no other factory takes their address meanwhile. Tasks the
 /// resolution starts may use it at once, hence the lock.
 final class AsyncGraph: Sendable {
-    private let instances = Locked<[ObjectIdentifier: (factory: FactoryBox, instance: AnyObject)]>([:])
+    /// Each factory's instance, with the factories its closure resolved while stale dependents are recorded.
+    private let instances = Locked<
+        [ObjectIdentifier: (factory: FactoryBox, instance: AnyObject, dependencies: [FactoryBox])]
+    >([:])
 
     /// The instances whose `afterMake` hooks run around the current task, or a task that started it, innermost last
     /// (``FactoryBox/finishMakingAsync(_:for:_:)``): recorded only once the hook returned, so that the resolution's
@@ -176,21 +200,24 @@ final class AsyncGraph: Sendable {
     @TaskLocal static var completing: [(factory: FactoryBox, made: MadeObject)] = []
 
     /// The instance `factory` has in this resolution as the calling task sees it: the one whose hook runs around the
-    /// call, else the one recorded, if any.
+    /// call, else the one recorded, if any. What a recorded one's closure resolved is recorded for the kept instance
+    /// being made around the call, if any (``TaskResolutionState/record(_:)``).
     func instance(of factory: FactoryBox) -> AnyObject? {
         if let completing = Self.completing.last(where: { $0.factory === factory }) { return completing.made.object }
-        return instances.withLock { $0[ObjectIdentifier(factory)]?.instance }
+        guard let recorded = instances.withLock({ $0[ObjectIdentifier(factory)] }) else { return nil }
+        for dependency in recorded.dependencies { TaskResolutionState.record(dependency) }
+        return recorded.instance
     }
 
-    /// Records `instance` for `factory` unless another task of the same resolution recorded one first, and
-    /// returns the one recorded.
-    func record(_ instance: AnyObject, of factory: FactoryBox) -> AnyObject {
+    /// Records `instance` for `factory`, with `dependencies`, what its closure resolved, unless another task of the
+    /// same resolution recorded one first, and returns the one recorded.
+    func record(_ instance: AnyObject, of factory: FactoryBox, dependencies: [FactoryBox]) -> AnyObject {
         instances.withLockReleasingAfterwards { instances, garbage in
             if let recorded = instances[ObjectIdentifier(factory)] {
                 garbage.append(instance)  // a deinit is user code: after the lock
                 return recorded.instance
             }
-            instances[ObjectIdentifier(factory)] = (factory, instance)
+            instances[ObjectIdentifier(factory)] = (factory, instance, dependencies)
             return instance
         }
     }

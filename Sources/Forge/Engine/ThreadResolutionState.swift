@@ -28,10 +28,16 @@ final class ThreadResolutionState {
     /// instances, so arrays searched linearly beat a dictionary, and they keep their storage between resolutions.
     @exclusivity(unchecked) private var graphFactories: [AnyObject] = []
     @exclusivity(unchecked) private var graphInstances: [AnyObject] = []
+    /// While stale dependents are recorded, the factories the closure of each of the graph's instances resolved, by
+    /// factory: a kept instance made with one of those instances was made with them too (``StaleDependents``).
+    @exclusivity(unchecked) private var graphDependencies: [ObjectIdentifier: [FactoryBox]] = [:]
     /// The instances of scopes that keep them whose `afterMake` hooks run on this thread, innermost last, each with
     /// the slot it was made in and a pointer to its parameter (valid while its hook runs): what a resolution of one
     /// of them on this thread gets (``FactoryBox/instanceBeingCompleted(_:in:)``).
     private var completing: [(slot: Slot, parameter: UnsafeRawPointer, instance: AnyObject)] = []
+    /// The factories resolved so far inside the closure of the innermost kept instance being made on this thread, while
+    /// stale dependents are recorded (``StaleDependents/recording(_:)``); `nil` outside every such closure.
+    var dependencies: [FactoryBox]?
     /// While tracing, the factories whose traced resolutions run on this thread, outermost first.
     var traced: [String] = []
     /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
@@ -69,6 +75,14 @@ final class ThreadResolutionState {
         chainParameters.removeLast()
     }
 
+    /// Adds `factory` to ``dependencies``, once, if a kept instance being made on this thread collects them; returns
+    /// whether one does.
+    func record(_ factory: FactoryBox) -> Bool {
+        guard dependencies != nil else { return false }
+        if !dependencies.unsafelyUnwrapped.contains(where: { $0 === factory }) { dependencies?.append(factory) }
+        return true
+    }
+
     /// Runs `hook`, the `afterMake` hook of `instance`, made in `slot` with the parameter at `parameter`, with the
     /// instance listed as being completed on this thread.
     func completing(_ instance: AnyObject, madeIn slot: Slot, with parameter: UnsafeRawPointer, _ hook: () -> Void) {
@@ -94,21 +108,24 @@ final class ThreadResolutionState {
     /// Runs `body`, a hook that runs inside a resolution but is no part of it (the decorator, the trace hook, an
     /// expired instance's dispose), as if no resolution were under way on this thread or in this task: what it
     /// resolves starts trace trees of its own, and has no factory being made above it, so that no captive
-    /// dependency or cycle is blamed on the resolution around the hook. What it resolves is not decorated: a
-    /// decorator that resolves would otherwise decorate its own resolutions without end.
+    /// dependency, cycle or dependency of a kept instance is blamed on the resolution around the hook. What it
+    /// resolves is not decorated: a decorator that resolves would otherwise decorate its own resolutions without end.
     ///
     /// The trace hook itself runs with the trace left as it is (`suspendingTrace: false`): it reads the tree being
     /// traced (``SharedContainer/Diagnostics/printTree``), and what it resolves is not traced at all.
     func runningHook<R>(suspendingTrace: Bool = true, _ body: () -> R) -> R {
         var chain: [FactoryBox] = []
         var chainParameters: [UnsafeRawPointer] = []
+        var dependencies: [FactoryBox]? = nil
         var isRunningHook = true
         swap(&chain, &self.chain)
         swap(&chainParameters, &self.chainParameters)
+        swap(&dependencies, &self.dependencies)
         swap(&isRunningHook, &self.isRunningHook)
         defer {
             swap(&chain, &self.chain)
             swap(&chainParameters, &self.chainParameters)
+            swap(&dependencies, &self.dependencies)
             swap(&isRunningHook, &self.isRunningHook)
         }
         guard suspendingTrace else { return TaskResolutionState.$current.withValue(nil, operation: body) }
@@ -174,19 +191,29 @@ final class ThreadResolutionState {
         }
     }
 
-    /// The graph instance `factory` made in the current top-level resolution on this thread.
+    /// The graph instance `factory` made in the current top-level resolution on this thread. What its closure
+    /// resolved is recorded for the kept instance being made that gets it, if any (``StaleDependents/record(_:)``).
     @usableFromInline static func graphInstance(of factory: AnyObject) -> AnyObject? {
         guard forge_has_graph() else { return nil }
         return withCurrent { thread in
-            thread.graphFactories.firstIndex { $0 === factory }.map { thread.graphInstances[$0] }
+            guard let index = thread.graphFactories.firstIndex(where: { $0 === factory }) else { return nil }
+            if !thread.graphDependencies.isEmpty, let dependencies = thread.graphDependencies[ObjectIdentifier(factory)]
+            {
+                for dependency in dependencies { StaleDependents.record(dependency) }
+            }
+            return thread.graphInstances[index]
         }
     }
 
-    /// Records the graph instance `factory` made, until the current top-level resolution ends.
-    @usableFromInline static func setGraphInstance(_ instance: AnyObject, of factory: AnyObject) {
+    /// Records the graph instance `factory` made, with the factories its closure resolved while stale dependents are
+    /// recorded, until the current top-level resolution ends.
+    @usableFromInline static func setGraphInstance(
+        _ instance: AnyObject, of factory: AnyObject, dependencies: [FactoryBox] = []
+    ) {
         withCurrent { thread in
             thread.graphFactories.append(factory)
             thread.graphInstances.append(instance)
+            if !dependencies.isEmpty { thread.graphDependencies[ObjectIdentifier(factory)] = dependencies }
         }
         forge_set_has_graph(true)
     }
@@ -196,8 +223,10 @@ final class ThreadResolutionState {
     private func emptyGraph() {
         var instances: [AnyObject] = []
         var factories: [AnyObject] = []
+        var dependencies: [ObjectIdentifier: [FactoryBox]] = [:]
         swap(&instances, &graphInstances)
         swap(&factories, &graphFactories)
+        if !graphDependencies.isEmpty { swap(&dependencies, &graphDependencies) }
         instances.removeAll(keepingCapacity: true)
         factories.removeAll(keepingCapacity: true)
         if graphInstances.isEmpty { swap(&instances, &graphInstances) }

@@ -48,6 +48,19 @@ final class World: Sendable {
     private let isStrictTest: Bool
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
+    /// How many creations of kept instances that record what they resolve run in this isolated world now
+    /// (``StaleDependents``), so that a resolution here is recorded only while one does. The process's world counts
+    /// its own in ``FastPathWord``, for its fast path. A count of the world's, so that a creation that never ends (a
+    /// failing `verify`'s, whose thread is parked) leaves nothing behind once the world ends.
+    private let staleRecordings = AtomicCounter()
+
+    /// Counts a creation of a kept instance here that records what its closure resolves (`delta` 1), or its end (-1).
+    func countStaleRecording(_ delta: Int) {
+        if isGlobal { FastPathWord.add(delta * FastPathWord.staleRecording) } else { staleRecordings.add(delta) }
+    }
+
+    /// Whether a creation of a kept instance that records what it resolves runs in this isolated world now.
+    var recordsStaleDependencies: Bool { staleRecordings.value > 0 }
 
     /// A registration for a factory, with the factory it is for: kept alive, so that no other factory takes its
     /// address while a table names it.
@@ -89,6 +102,10 @@ final class World: Sendable {
         /// Whether resolutions in the process's world of factories this world overrides are escapes from it: for a
         /// world of `Registrations.isolated`, until the body of that call returns (``stopWatching()``).
         var isWatching = false
+        /// The factories whose live closure ran here, in a strict test's world, as its test was told
+        /// (``FactoryBox/reportLive(_:in:)``): a registration of one of them after that is late (``StaleDependents``).
+        /// Each has a slot here, which keeps it alive.
+        var ranLive: Set<ObjectIdentifier> = []
     }
 
     /// The isolated worlds that have not ended, unretained: a world leaves the list, under its lock, before it is
@@ -228,21 +245,26 @@ final class World: Sendable {
 
     /// ``register(_:for:asBaseline:)`` with what `update` makes of `box`'s registration in this world, under the
     /// world's lock, so that registrations built on the one before (contributions) from several threads all land.
-    /// `update` runs under the lock: it must run no user code.
+    /// `update` runs under the lock: it must run no user code. Then reports the instances this world keeps that were
+    /// made with what the registration replaced (``StaleDependents``).
     func register(for box: FactoryBox, asBaseline: Bool = false, updating update: (Registration?) -> Registration?) {
-        change { state, garbage in
+        // Read before the lock: a test's clock is user code.
+        let now = StaleDependents.isOn ? runContext.now() : 0
+        let (stale, afterLiveRun) = change { state, garbage in
             let slot = slot(for: box, in: &state)
+            let id = ObjectIdentifier(box)
             let registration = update(slot.registration)
             Self.set(registration, on: slot, in: &state, garbage: &garbage)
             if asBaseline {
-                let id = ObjectIdentifier(box)
                 let old =
                     registration.map {
                         state.baseline.updateValue(Registered(box: box, registration: $0), forKey: id)
                     } ?? state.baseline.removeValue(forKey: id)
                 garbage.append(old)
             }
+            return (dependents(of: box, in: state, at: now, garbage: &garbage), state.ranLive.contains(id))
         }
+        StaleDependents.report(stale, of: box, in: self, afterLiveRun: afterLiveRun)
     }
 
     /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say.
@@ -258,6 +280,57 @@ final class World: Sendable {
                 Self.set(baseline, on: slot, in: &state, garbage: &garbage, keepingInstance: options == .registration)
             }
         }
+    }
+
+    /// Drops the instances this world keeps that were made with what `box` makes, directly or through others, and the
+    /// instances made with those, transitively (``StaleDependents``): `resetDependents()`. `box`'s own stays.
+    func resetDependents(of box: FactoryBox) {
+        let now = StaleDependents.isOn ? runContext.now() : 0
+        change { state, garbage in
+            for stale in dependents(of: box, in: state, at: now, garbage: &garbage) {
+                stale.keeper.withLock { $0.dropInstance(into: &garbage) }
+                if stale.keeper.box === stale.listed.box {
+                    Self.forgetInstance(of: stale.listed, in: &state, garbage: &garbage)
+                }
+            }
+        }
+    }
+
+    /// The instances this world keeps that were made with what `changed` makes, directly or through others, each
+    /// with the chain that leads to it; none while nothing records what kept instances resolve. A weakly held instance
+    /// is loaded to tell whether it lives, into `garbage`; one expired by `now` is not kept: the next resolution makes
+    /// it anew.
+    private func dependents(of changed: FactoryBox, in state: State, at now: Double, garbage: inout Garbage)
+        -> [StaleDependent]
+    {
+        guard StaleDependents.isOn && !state.cached.isEmpty else { return [] }
+        // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
+        var factories: [ObjectIdentifier: FactoryBox] = [:]
+        if !isGlobal { for entry in state.slots.values { factories[entry.slot.id] = entry.box } }
+        var kept: [KeptInstance] = []
+        for entry in state.cached.values {
+            for listed in entry.slots.values {
+                let factory = factories[listed.id] ?? listed.box
+                listed.withLock { slotState in
+                    if slotState.keeps(at: now, garbage: &garbage) {
+                        kept.append(KeptInstance(factory, keeper: listed, listed: listed, slotState.dependencies))
+                    }
+                    for cell in slotState.cells.values {
+                        cell.withLock { cellState in
+                            if cellState.keeps(at: now, garbage: &garbage) {
+                                kept.append(KeptInstance(factory, keeper: cell, listed: listed, cellState.dependencies))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return StaleDependents.dependents(of: changed, among: kept)
+    }
+
+    /// Notes that `box`'s live closure ran here, as this world's test was told.
+    func noteLiveClosureRan(of box: FactoryBox) {
+        state.withLock { _ = $0.ranLive.insert(ObjectIdentifier(box)) }
     }
 
     /// Whether every factory has its baseline registration: what `registerAllServices()` registered, or none.

@@ -72,6 +72,7 @@ struct DeliveryFixtures: Sendable {
                 )
             case .captiveDependency: (.captive, dependencies.firstIndex { $0.box.displayName == problem.factory })
             case .unimplemented: (.unimplemented, endpointNames.firstIndex(of: problem.factory))
+            case .staleDependents: (.late, factories.firstIndex { $0.box.displayName == problem.factory })
             default: (.unrecognized, nil)
             }
         guard let subject = found.1 else { return DeliveryProblem(kind: .unrecognized, subject: -1) }
@@ -105,7 +106,7 @@ struct DeliveryFixtures: Sendable {
     private func problem(inWarning text: String) -> DeliveryProblem {
         let kinds: [(String, DeliveryProblem.Kind)] = [
             ("live closure in a strict test.", .live), ("unimplemented:", .unimplemented),
-            ("captive dependency.", .captive), ("escaped resolution.", .escape),
+            ("captive dependency.", .captive), ("escaped resolution.", .escape), ("stale dependents.", .late),
         ]
         guard var kind = kinds.first(where: { text.hasPrefix($0.0) })?.1 else {
             return DeliveryProblem(kind: .unrecognized, subject: -1)
@@ -113,7 +114,7 @@ struct DeliveryFixtures: Sendable {
         if kind == .escape && text.contains("strict test") { kind = .escapeLive }
         let names: [(String, Int)] =
             switch kind {
-            case .live, .escape, .escapeLive: factories.enumerated().map { ($1.box.displayName, $0) }
+            case .live, .escape, .escapeLive, .late: factories.enumerated().map { ($1.box.displayName, $0) }
             case .unimplemented: endpointNames.enumerated().map { ("\($1) was called", $0) }
             case .captive: holders.enumerated().map { ($1.box.displayName, $0) }
             case .unrecognized: []

@@ -58,6 +58,11 @@ struct DeliveryModel {
             tests[test].phase = .running
             tests[test].isStrict = strict
         case .register(let test, let factory):
+            // After the factory's live closure ran in the test's world, which the test heard of or will: too late.
+            let live = DeliveryProblem(kind: .live, subject: factory)
+            if tests[test].delivered.contains(live) || tests[test].pending.contains(live) {
+                meet(DeliveryProblem(kind: .late, subject: factory), inWorldOf: test, on: .testsTask)
+            }
             tests[test].overrides.insert(factory)
         case .resolve(let test, let factory, let path):
             // A registration made in the test's world is the test's; a factory marked liveInTests is safe to run.

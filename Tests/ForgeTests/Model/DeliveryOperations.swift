@@ -94,6 +94,9 @@ struct DeliveryProblem: Hashable, Comparable, Sendable, CustomStringConvertible 
         case live, unimplemented, captive, escape
         /// An escape of a factory no running test overrides, whose closure ran live while strict tests ran.
         case escapeLive
+        /// A strict test registered a factory after its live closure ran in the test's world: a late registration
+        /// (stale dependents).
+        case late
         /// Something Forge reported that the run's factories, endpoints and pairs do not account for.
         case unrecognized
 

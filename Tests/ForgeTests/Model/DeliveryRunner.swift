@@ -27,6 +27,7 @@ struct DeliveryRun: Sendable {
     static func prepareProcess() {
         Container.Diagnostics.captiveDependencies = .warn
         Container.Diagnostics.escapedResolutions = .warn
+        Container.Diagnostics.staleDependents = .warn
         Container.Diagnostics.recognizeTestTasks { Test.current != nil }
     }
 

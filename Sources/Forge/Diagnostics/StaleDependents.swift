@@ -1,0 +1,257 @@
+// Forge: stale dependents, kept instances made with what a later registration replaced.
+
+extension SharedContainer.Diagnostics {
+    /// What Forge does when a world registers a factory after instances it keeps were made with the factory's previous
+    /// instance.
+    public enum StaleDependentPolicy: Sendable, Equatable {
+        /// Names every such instance, with its declaration site and the chain to the factory: in a test's world under
+        /// ForgeTesting's trait or `IsolatedTestCase`, an issue of that test, once per change and test; elsewhere a
+        /// warning on standard error, once per change, in every build.
+        case warn
+        /// Stops the process with the same message.
+        case stop
+        /// Records nothing and does not look.
+        case off
+    }
+
+    /// What Forge does when a registration comes after instances made with what it replaces: `.warn` in debug
+    /// builds, `.off` in release builds, unless you set it.
+    ///
+    /// ```swift
+    /// Container.Diagnostics.staleDependents = .stop   // in a test run: make every late registration fail loudly
+    /// ```
+    ///
+    /// While it is on, each instance a scope keeps (`cached`, `singleton`, `shared`, a custom scope of those kinds,
+    /// and each parameter value's, for a factory with ``ParameterFactoryModifying/scopeOnParameters``) records which
+    /// factories its closure resolved, directly or through `unique` and `graph` factories whose instances it may
+    /// hold; not what it resolves later, through a lazy property or in its methods. When the world later registers
+    /// one of them (a contribution to a ``Contributions`` list, and emptying it, change the list as a registration
+    /// does), the kept instances made with its previous instance are stale: they keep what they got, and a resolution
+    /// of them still returns them. Forge names each one, in one message per registration, with the chain of factories
+    /// from it to the one registered; an instance that keeps a stale one is stale too.
+    ///
+    /// Register before resolving (in the test, before the code under test runs; in `setUp`; in the trait's
+    /// registrations), or drop them just before registering with ``FactoryModifying/resetDependents()``: a
+    /// registration that finds none names none. What was handed out already (a view model the test holds) cannot be
+    /// fixed. In a strict test, a registration made after the factory's live closure ran in the test's world is named
+    /// as late too, even when no kept instance holds what that run made. Resets are not reported: a factory's
+    /// ``FactoryModifying/reset(_:)``, `Registrations.reset()` and `pop()` restore what a test changed, most often at
+    /// its end, before its scopes are reset (and `pop()` drops what was made since its `push()`); a scope's reset is
+    /// the app's own lifecycle, whose longer-lived holders are captive dependencies
+    /// (``SharedContainer/Diagnostics/captiveDependencies``). Call `resetDependents()` after a reset whose dependents
+    /// must be made anew.
+    ///
+    /// While it is on, every resolution takes Forge's slower path while a kept instance's closure runs, so that one
+    /// resolved inside it is recorded, hits included; a resolution outside every closure of a kept instance records
+    /// nothing and keeps the fast path. The release builds' default, `.off`, records nothing and costs nothing.
+    public static var staleDependents: StaleDependentPolicy {
+        get { StaleDependents.policy }
+        set { StaleDependents.setPolicy(newValue) }
+    }
+}
+
+/// The stale-dependents policy, the flag that sends resolutions to the recording, and the recording: what each kept
+/// instance's closure resolved, stored with the instance in its slot (``SlotState/dependencies``).
+///
+/// A creation of a kept instance runs its closure inside ``recording(_:)``, which collects, on this thread, every
+/// factory resolved until the closure returns (its `afterMake` hook included); an async one collects in its task
+/// (``TaskResolutionState/dependencies``). The resolution step (``FactoryBox/beginResolution()``) adds each resolution
+/// to the innermost collection under way, on the thread or else in the task: a `unique` factory's closure adds to its
+/// holder's, a kept one's to its own. A `graph` instance's closure collects its own too, which is added to its
+/// holder's and kept with the instance until the top-level resolution ends: a kept instance that gets it later in
+/// that resolution was made with all of it (``ThreadResolutionState/graphInstance(of:)``, ``AsyncGraph``).
+enum StaleDependents {
+    typealias Policy = SharedContainer.Diagnostics.StaleDependentPolicy
+
+    /// What the app set, or `nil` for the build's default.
+    private static let chosenPolicy = Locked<Policy?>(nil)
+    /// 1 while creations of kept instances record what they resolve (``isOn``), stored under ``chosenPolicy``'s lock.
+    private static let recordsCreations = AtomicCounter()
+
+    /// How many async creations of kept instances collect what they resolve now: while none does, a resolution reads
+    /// no task local to find one.
+    private static let asyncRecordings = AtomicCounter()
+
+    static var policy: Policy { chosenPolicy.withLock { $0 ?? Policy.buildDefault } }
+
+    /// Whether kept instances record what they resolve, and registrations look for stale ones: the policy is not
+    /// `.off`.
+    static var isOn: Bool { recordsCreations.value != 0 }
+
+    static func setPolicy(_ policy: Policy) {
+        chosenPolicy.withLock { set in
+            set = policy
+            recordsCreations.store(policy != .off ? 1 : 0)
+        }
+    }
+
+    /// The build's default takes effect: called before `AutoRegistering` runs, before the first resolution.
+    static func applyDefault() {
+        chosenPolicy.withLock { recordsCreations.store(($0 ?? Policy.buildDefault) != .off ? 1 : 0) }
+    }
+
+    /// Runs `make`, the closure run that makes a kept instance (or a graph instance) on this thread, and returns what
+    /// it made with the factories resolved meanwhile on this thread, outside the closures of kept instances nested in
+    /// it; none while nothing records.
+    /// The creation is counted in `world` while it runs (``World/countStaleRecording(_:)``): only then are
+    /// resolutions there recorded, so that a hit outside every creation keeps the fast path while the recording is on.
+    @inline(__always)
+    static func recording(in world: @autoclosure () -> World, _ make: () -> AnyObject)
+        -> (made: AnyObject, dependencies: [FactoryBox])
+    {
+        guard isOn else { return (make(), []) }
+        let world = world()
+        world.countStaleRecording(1)
+        defer { world.countStaleRecording(-1) }
+        let thread = ThreadResolutionState.current
+        let outer = thread.dependencies
+        thread.dependencies = []
+        let made = make()
+        let dependencies = thread.dependencies ?? []
+        thread.dependencies = outer
+        return (made, dependencies)
+    }
+
+    /// Counts an async creation of a kept instance in `world` that collects what it resolves (`delta` 1), or its end
+    /// (-1), for the time its closure runs in its task (``FactoryBox/runClosureAsync(_:in:world:for:recording:)``).
+    static func countAsyncRecording(_ delta: Int, in world: World) {
+        asyncRecordings.add(delta)
+        world.countStaleRecording(delta)
+    }
+
+    /// Records a resolution of `dependency`, whose step begins, in the innermost creation of a kept instance that
+    /// collects: this thread's, else the current task's.
+    static func record(_ dependency: FactoryBox) {
+        if ThreadResolutionState.depth > 0, ThreadResolutionState.withCurrent({ $0.record(dependency) }) { return }
+        if asyncRecordings.value > 0 { TaskResolutionState.record(dependency) }
+    }
+}
+
+// MARK: Finding and reporting them
+
+/// An instance a world keeps, with what its closure was recorded as resolving: in `keeper`, the slot, or a parameter
+/// value's cell of `listed`, the slot the world lists under its scope; of `factory`.
+struct KeptInstance {
+    let factory: FactoryBox
+    let keeper: Slot
+    let listed: Slot
+    let dependencies: [FactoryBox]
+
+    init(_ factory: FactoryBox, keeper: Slot, listed: Slot, _ dependencies: [FactoryBox]) {
+        self.factory = factory
+        self.keeper = keeper
+        self.listed = listed
+        self.dependencies = dependencies
+    }
+}
+
+/// A kept instance made with what a changed factory made, directly or through others: where it is kept, and the chain
+/// of factories from its own to the changed one, each made with the next.
+struct StaleDependent {
+    let keeper: Slot
+    let listed: Slot
+    let chain: [FactoryBox]
+}
+
+extension StaleDependents {
+    /// The instances of `kept` made with what `changed` makes: those that resolved it, then, transitively, those that
+    /// resolved a factory whose kept instance is stale, or, for a factory that keeps one per parameter value, got that
+    /// value's (they recorded its cell). `changed`'s own instances are not.
+    static func dependents(of changed: FactoryBox, among kept: [KeptInstance]) -> [StaleDependent] {
+        // The chain that makes each factory's kept instances stale, by factory or parameter value's cell: `changed`'s
+        // is itself.
+        var chains = [ObjectIdentifier(changed): [changed]]
+        var remaining = kept.filter { $0.factory !== changed }
+        var found: [StaleDependent] = []
+        var grew = true
+        while grew {
+            grew = false
+            remaining.removeAll { instance in
+                guard let via = instance.dependencies.lazy.compactMap({ chains[ObjectIdentifier($0)] }).first else {
+                    return false
+                }
+                let chain = [instance.factory] + via
+                let isCell = instance.keeper.box !== instance.listed.box
+                let stale = isCell ? instance.keeper.id : ObjectIdentifier(instance.factory)
+                if chains[stale] == nil { chains[stale] = chain }
+                found.append(StaleDependent(keeper: instance.keeper, listed: instance.listed, chain: chain))
+                grew = true
+                return true
+            }
+        }
+        return found
+    }
+
+    /// Reports, through ``ProblemRoute``, in one problem for the registration of `box` in `world`: `stale`, the
+    /// instances `world` keeps that were made with what `box` made before; and, `afterLiveRun`, that `box`'s live
+    /// closure ran in this world (a strict test's; not in another of the test's, nested in it or around it) before,
+    /// as the test was told (``FactoryBox/reportLive(_:in:)``), which its mailbox has. Nothing when neither holds.
+    static func report(_ stale: [StaleDependent], of box: FactoryBox, in world: World, afterLiveRun: Bool) {
+        let live = afterLiveRun ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)) : nil
+        guard !stale.isEmpty || live != nil else { return }
+        ProblemRoute.report(.staleDependents(stale, of: box, afterLiveRun: live, in: world), metIn: world)
+    }
+}
+
+extension ResolutionError {
+    /// `stale` are the instances `world` keeps that were made with what `factory` made before it was registered: each
+    /// holder once, with its chain. `live`, the live closure in a strict test that `factory` ran before, if any.
+    static func staleDependents(
+        _ stale: [StaleDependent], of factory: FactoryBox, afterLiveRun live: ResolutionError?, in world: World
+    ) -> ResolutionError {
+        var holders: [StaleDependent] = []
+        for dependent in stale where !holders.contains(where: { $0.chain[0] === dependent.chain[0] }) {
+            holders.append(dependent)
+        }
+        let lines = holders.map { holder in
+            let steps = holder.chain.enumerated().map { index, step in
+                index == holder.chain.count - 1 ? step.displayName : "\(step.displayName), scope \(step.scope)"
+            }
+            return "    " + steps.joined(separator: "\n     -> ")
+        }
+        let kept = """
+            made with its previous instance, directly or through other factories: they keep what they got, and \
+            resolving them returns them still.
+            """
+        var what = "after instances kept there were \(kept)\n\(lines.joined(separator: "\n"))"
+        if let live {
+            let through =
+                live.chain.count < 2 ? "" : "\nIt was resolved through:\n    " + live.chain.joined(separator: "\n -> ")
+            what = """
+                after its live closure ran in \(world.description), as the test was told: the registration came too \
+                late for what that run made, which keeps the live implementation.\(through)
+                """ + (holders.isEmpty ? "" : "\nInstances kept there were \(kept)\n\(lines.joined(separator: "\n"))")
+        }
+        let site = factory.definition.site
+        let alsoLive = live == nil ? "" : ", or what that run made,"
+        var problem = ResolutionError(
+            kind: .staleDependents, factory: factory.displayName, chain: holders.map(\.chain[0].displayName),
+            world: world.description,
+            description: """
+                Forge: stale dependents. \(factory.displayName) was registered in \(world.description) \(what)
+                Register it before anything resolves it: in the test before the code under test runs, in setUp, or in \
+                the trait's registrations. Where something must be made first, call resetDependents() on the factory \
+                declared at \(site) just before registering it: it drops the instances this world keeps that were \
+                made with it, transitively, and the next resolution makes them with the new registration. Objects \
+                already handed out cannot be fixed: whatever got one of them\(alsoLive) \
+                keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
+                """)
+        if live != nil { problem.distinction = "after its live closure ran" }
+        return problem
+    }
+}
+
+/// The factories an async creation of a kept instance resolves, from its task and the tasks it starts.
+final class DependencyRecord: Sendable {
+    private let factories = Locked<[FactoryBox]>([])
+
+    /// Adds `factory`, once.
+    func add(_ factory: FactoryBox) {
+        factories.withLock { factories in
+            if !factories.contains(where: { $0 === factory }) { factories.append(factory) }
+        }
+    }
+
+    /// What was added, in order.
+    var all: [FactoryBox] { factories.withLock { $0 } }
+}
