@@ -93,16 +93,16 @@ enum StaleDependents {
     /// Runs `make`, the closure run that makes a kept instance (or a graph instance) on this thread, and returns what
     /// it made with the factories resolved meanwhile on this thread, outside the closures of kept instances nested in
     /// it; none while nothing records.
-    /// The creation is counted in `world` while it runs (``World/countStaleRecording(_:)``): only then are
-    /// resolutions there recorded, so that a hit outside every creation keeps the fast path while the recording is on.
+    /// The creation counts in ``FastPathWord`` while it runs: only then are resolutions recorded, so that a hit
+    /// outside every creation keeps the fast path while the recording is on. Nothing is recorded in `world` if it
+    /// records no stale dependents (``World/recordsStaleDependents``).
     @inline(__always)
     static func recording(in world: @autoclosure () -> World, _ make: () -> AnyObject)
         -> (made: AnyObject, dependencies: [FactoryBox])
     {
-        guard isOn else { return (make(), []) }
-        let world = world()
-        world.countStaleRecording(1)
-        defer { world.countStaleRecording(-1) }
+        guard isOn && world().recordsStaleDependents else { return (make(), []) }
+        FastPathWord.add(FastPathWord.staleRecording)
+        defer { FastPathWord.add(-FastPathWord.staleRecording) }
         let thread = ThreadResolutionState.current
         let outer = thread.dependencies
         thread.dependencies = []
@@ -112,11 +112,11 @@ enum StaleDependents {
         return (made, dependencies)
     }
 
-    /// Counts an async creation of a kept instance in `world` that collects what it resolves (`delta` 1), or its end
-    /// (-1), for the time its closure runs in its task (``FactoryBox/runClosureAsync(_:in:world:for:recording:)``).
-    static func countAsyncRecording(_ delta: Int, in world: World) {
+    /// Counts an async creation of a kept instance that collects what it resolves (`delta` 1), or its end (-1), for
+    /// the time its closure runs in its task (``FactoryBox/runClosureAsync(_:in:world:for:recording:)``).
+    static func countAsyncRecording(_ delta: Int) {
         asyncRecordings.add(delta)
-        world.countStaleRecording(delta)
+        FastPathWord.add(delta * FastPathWord.staleRecording)
     }
 
     /// Records a resolution of `dependency`, whose step begins, in the innermost creation of a kept instance that

@@ -135,7 +135,8 @@ extension SharedContainer.Diagnostics {
                 """)
         }
         return World.makeIsolated(
-            named: "verify", runContext: nil, at: "\(fileID):\(line)", fromRegistrationsInForce: true, strict: false)
+            named: "verify", runContext: nil, at: "\(fileID):\(line)", fromRegistrationsInForce: true, strict: false,
+            recordsStaleDependents: false)
     }
 }
 

@@ -160,7 +160,7 @@ extension FactoryBox {
     ) async {
         creation.start()
         // What the closure resolves, while stale dependents are recorded: kept with the instance.
-        let dependencies = StaleDependents.isOn ? DependencyRecord() : nil
+        let dependencies = StaleDependents.isOn && world.recordsStaleDependents ? DependencyRecord() : nil
         let result: Result<MadeObject, any Error>
         do {
             result = .success(
@@ -204,7 +204,7 @@ extension FactoryBox {
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded }
         // What the closure resolves is its holder's, and goes with the instance, for a kept one that gets it later.
-        let dependencies = StaleDependents.isOn ? DependencyRecord() : nil
+        let dependencies = StaleDependents.isOn && world.recordsStaleDependents ? DependencyRecord() : nil
         let made = try await runClosureAsync(parameter, in: slot, world: world, recording: dependencies)
         let recorded = dependencies?.all ?? []
         for dependency in recorded { TaskResolutionState.record(dependency) }

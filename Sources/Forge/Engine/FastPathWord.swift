@@ -15,9 +15,8 @@ enum FastPathWord {
     /// The process is a child of `fork()` whose parent had more than one thread, which CForge's `pthread_atfork`
     /// handlers tell: Forge's first call there stops the process (``stopIfForkedChild()``). Never cleared.
     static let forkedChild = Int(forge_forked_child)
-    /// One creation of a kept instance that records what its closure resolves is under way in the process's world
-    /// (``StaleDependents``, ``World/countStaleRecording(_:)``): bits 5 to 15 count them, so that while none is, a
-    /// hit stays on the fast path with the recording on. Past
+    /// One creation of a kept instance that records what its closure resolves is under way (``StaleDependents``):
+    /// bits 5 to 15 count them, so that while none is, a hit stays on the fast path with the recording on. Past
     /// 2,047 at once, the count carries into the isolated worlds' bits: resolutions take the slow path, and some go
     /// unrecorded, until the carry is taken back.
     static let staleRecording = 1 << 5

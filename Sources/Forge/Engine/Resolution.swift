@@ -198,20 +198,23 @@ extension FactoryBox {
     /// When this factory is the top-level resolution itself, nothing later in that resolution can ask for it (its
     /// own closure asking would be a cycle), so its instance is not recorded; but for its `afterMake` hook, whose
     /// resolutions get it (finishMaking records it first).
-    // Inlined, as it was before the recording's branch made it too large to be: outlined, it cost a graph resolution
-    // about 100 instructions more (callgrind, Benchmarks/README.md, "Stale dependents").
-    @inline(__always)
     func graphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
+        // A call of its own while stale dependents are recorded: written here, its tuple and array cost the engine
+        // table's graph row 54 instructions more with the recording off, 21 apart (Benchmarks/README.md, "Stale
+        // dependents").
+        if StaleDependents.isOn { return recordedGraphInstance(parameter, in: slot) }
         let isTopLevel = ThreadResolutionState.depth == 0
-        // Apart while nothing records: with the recording's tuple and array, a graph resolution ran 54 instructions
-        // more with stale dependents off (callgrind, Benchmarks/README.md, "Stale dependents").
-        guard StaleDependents.isOn else {
-            let made = runClosure(parameter, in: slot)
-            if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
-            return made
-        }
-        // What the closure resolves is its holder's, and goes with the instance, for a kept one that gets it later.
+        let made = runClosure(parameter, in: slot)
+        if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
+        return made
+    }
+
+    /// ``graphInstance(_:in:)``'s new instance while stale dependents are recorded: what the closure resolves is its
+    /// holder's, and goes with the instance, for a kept one that gets it later in the top-level resolution.
+    @inline(never)
+    private func recordedGraphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
+        let isTopLevel = ThreadResolutionState.depth == 0
         let (made, dependencies) = StaleDependents.recording(in: World.current) { runClosure(parameter, in: slot) }
         for dependency in dependencies { StaleDependents.record(dependency) }
         if !isTopLevel && !isNil(made) {

@@ -32,9 +32,7 @@ extension FactoryBox {
         // One load of the flags for the last two: each is a load the compiler cannot share.
         let flags = FastPathWord.current
         if flags & FastPathWord.captiveCheck != 0 { CaptiveDependencies.check(self) }
-        if world?.recordsStaleDependencies ?? (flags & FastPathWord.staleRecordings != 0) {
-            StaleDependents.record(self)
-        }
+        if flags & FastPathWord.staleRecordings != 0 { StaleDependents.record(self) }
         return world
     }
 
@@ -139,8 +137,8 @@ extension FactoryBox {
         let hook: (@Sendable (AnyObject) async -> Void)?
         if case .async(let async)? = definition.afterMake { hook = async } else { hook = nil }
         let resolution = TaskResolutionState(making: self, with: parameter, recording: dependencies)
-        if dependencies != nil { StaleDependents.countAsyncRecording(1, in: world) }
-        defer { if dependencies != nil { StaleDependents.countAsyncRecording(-1, in: world) } }
+        if dependencies != nil { StaleDependents.countAsyncRecording(1) }
+        defer { if dependencies != nil { StaleDependents.countAsyncRecording(-1) } }
         // A live closure is reported once it returned or threw, unless it resolved a factory as it ran (Composers).
         defer { if let live, !resolution.hasResolved { reportLive(live, in: world) } }
         let made = try await resolution.run {

@@ -141,7 +141,7 @@ extension World {
     static func makeIsolated(
         named name: String?, runContext: SharedContainer.RunContext?, at site: String,
         mailbox: ProblemMailbox? = nil, fromRegistrationsInForce: Bool = false,
-        watchingForEscapes: Bool = false, strict: Bool? = nil
+        watchingForEscapes: Bool = false, strict: Bool? = nil, recordsStaleDependents: Bool = true
     ) -> World {
         let enclosing = current  // which runs AutoRegistering first, if it has not run
         let description =
@@ -153,6 +153,7 @@ extension World {
             isGlobal: false, initial: initial,
             runContext: runContext ?? enclosing.runContext, description: description,
             mailbox: mailbox ?? enclosing.mailbox, watchingForEscapes: watchingForEscapes,
-            strict: strict ?? enclosing.isStrict, strictTest: mailbox != nil)
+            strict: strict ?? enclosing.isStrict, strictTest: mailbox != nil,
+            recordsStaleDependents: recordsStaleDependents)
     }
 }

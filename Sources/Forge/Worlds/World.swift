@@ -48,19 +48,10 @@ final class World: Sendable {
     private let isStrictTest: Bool
     private let state: Locked<State>
     private let epochCounter = AtomicCounter()
-    /// How many creations of kept instances that record what they resolve run in this isolated world now
-    /// (``StaleDependents``), so that a resolution here is recorded only while one does. The process's world counts
-    /// its own in ``FastPathWord``, for its fast path. A count of the world's, so that a creation that never ends (a
-    /// failing `verify`'s, whose thread is parked) leaves nothing behind once the world ends.
-    private let staleRecordings = AtomicCounter()
-
-    /// Counts a creation of a kept instance here that records what its closure resolves (`delta` 1), or its end (-1).
-    func countStaleRecording(_ delta: Int) {
-        if isGlobal { FastPathWord.add(delta * FastPathWord.staleRecording) } else { staleRecordings.add(delta) }
-    }
-
-    /// Whether a creation of a kept instance that records what it resolves runs in this isolated world now.
-    var recordsStaleDependencies: Bool { staleRecordings.value > 0 }
+    /// Whether the creations of kept instances here record what they resolve while stale dependents are on
+    /// (``StaleDependents``): not in a `verify`'s world, whose thread may park for good inside a creation, which
+    /// would then count in ``FastPathWord`` forever and keep every resolution in the process on the slower path.
+    let recordsStaleDependents: Bool
 
     /// A registration for a factory, with the factory it is for: kept alive, so that no other factory takes its
     /// address while a table names it.
@@ -122,8 +113,9 @@ final class World: Sendable {
     init(
         isGlobal: Bool, initial: [ObjectIdentifier: Registered], runContext: SharedContainer.RunContext,
         description: String, mailbox: ProblemMailbox? = nil, watchingForEscapes: Bool = false, strict: Bool = false,
-        strictTest: Bool = false
+        strictTest: Bool = false, recordsStaleDependents: Bool = true
     ) {
+        self.recordsStaleDependents = recordsStaleDependents
         self.isGlobal = isGlobal
         self.runContext = runContext
         self.description = description

@@ -29,6 +29,8 @@ extension Container {
     /// An async root with a plain promise two levels down: asyncRoot -> asyncBranch (cached) -> promisedLeaf.
     fileprivate static let promisedLeaf = Factory<Leaf>.promised()
     fileprivate static let asyncBranch = AsyncFactory(scope: .cached) { Branch(promisedLeaf()) }
+    /// A cached branch whose creation meets the promise: the thread of a synchronous verify parks inside it.
+    fileprivate static let cachedBranch = Factory(scope: .cached) { Branch(promisedLeaf()) }
     fileprivate static let asyncRoot = AsyncFactory { VerifiedService(await asyncBranch()) }
     /// An async root with an async promise two levels down.
     fileprivate static let promisedAsyncLeaf = AsyncFactory<Leaf>.promised()
@@ -251,6 +253,15 @@ private let afterVerify = DispatchSemaphore(value: 0)
             let report = verifySynchronously()
             precondition(report.problems.count == 1, "\(report)")
             precondition(!World.isolatedWorldsExist, "the sync verify's world lives on")
+            // Inside a kept instance's creation, with stale dependents recorded: the parked thread's creation never
+            // ends, and must leave no count in the flags behind.
+            Container.Diagnostics.staleDependents = .warn
+            func verifyACreation() -> Container.Diagnostics.VerificationReport {
+                Container.Diagnostics.verify { _ = Container.cachedBranch() }
+            }
+            let creationReport = verifyACreation()
+            precondition(creationReport.problems.count == 1, "\(creationReport)")
+            precondition(FastPathWord.current == flags, "flags: \(flags) before, \(FastPathWord.current) after")
             let asyncReport = await Container.Diagnostics.verify { _ = await Container.asyncRoot() }
             precondition(asyncReport.problems.count == 1, "\(asyncReport)")
             precondition(!World.isolatedWorldsExist, "the async verify's world lives on")
