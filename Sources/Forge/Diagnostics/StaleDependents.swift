@@ -43,7 +43,7 @@ extension SharedContainer.Diagnostics {
     ///
     /// While it is on, every resolution takes Forge's slower path while a kept instance's closure runs, so that one
     /// resolved inside it is recorded, hits included; a resolution outside every closure of a kept instance records
-    /// nothing and keeps the fast path. The release builds' default, `.off`, records nothing and costs nothing.
+    /// nothing and keeps the fast path. The release builds' default, `.off`, records nothing.
     public static var staleDependents: StaleDependentPolicy {
         get { StaleDependents.policy }
         set { StaleDependents.setPolicy(newValue) }
