@@ -69,7 +69,10 @@ public struct Contributions<Element>: Sendable {
             line: line, closure: .of(make))
         // One a test makes in its world is the test's: a strict test reports only the app's, unless they are marked.
         let contribution = appContributionsAreLiveInTests || !world.isGlobal ? declared.markedLiveInTests : declared
-        world.register(for: box, asBaseline: AutoRegistration.isRunningOnThisThread) { current in
+        world.register(
+            for: box, asBaseline: AutoRegistration.isRunningOnThisThread,
+            as: .contribution(site: "\(fileID):\(line)")
+        ) { current in
             Self.list((current?.contributions ?? []) + [contribution])
         }
     }
@@ -84,7 +87,7 @@ public struct Contributions<Element>: Sendable {
     /// Like a contribution, it changes what the list makes: the instances kept that were made with the list before are
     /// named (``SharedContainer/Diagnostics/staleDependents``), unless ``resetDependents()`` dropped them first.
     public func reset() {
-        World.current.register(for: box) { _ in Self.list([]) }
+        World.current.register(for: box, as: .emptying) { _ in Self.list([]) }
     }
 
     /// Drops, in the current world, the instances its scopes keep that were made with the list, transitively, as

@@ -106,6 +106,9 @@ extension ResolutionError {
             mark it.
             """
         let register = " call register { /* a test value */ } on \(declared).\n"
+        // A registration after the run comes too late for what it made: the registration says so (StaleDependents).
+        let before =
+            "Register a test value before the code under test resolves it, in the test or in the trait's registrations"
         let what = live.name(for: factory)
         let remedy: String
         switch live {
@@ -116,24 +119,14 @@ extension ResolutionError {
                 """
         case .own, .context(.debug), .context(.test):
             remedy = """
-                Register a test value in the test, or in the trait's registrations:\(register)\
-                Or give it one where it is declared, with .onTest { /* a test value */ }. \(safe)
+                \(before):\(register)Or give it one where it is declared, with .onTest { /* a test value */ }. \(safe)
                 """
         case .context(.argument):
-            remedy = """
-                Register a test value in the test, or in the trait's registrations (an onTest closure would not \
-                apply: a launch argument's comes first):\(register)\(safe)
-                """
+            remedy = "\(before) (an onTest closure would not apply: a launch argument's comes first):\(register)\(safe)"
         case .context(.preview):
-            remedy = """
-                Register a test value in the test, or in the trait's registrations (an onTest closure would not \
-                apply: a preview's comes first):\(register)\(safe)
-                """
+            remedy = "\(before) (an onTest closure would not apply: a preview's comes first):\(register)\(safe)"
         case .baselineRegistration:
-            remedy = """
-                Register a test value in the test, or in the trait's registrations (an onTest closure would not \
-                apply: a registration comes first):\(register)\(safe)
-                """
+            remedy = "\(before) (an onTest closure would not apply: a registration comes first):\(register)\(safe)"
         }
         let reached = ResolutionError.resolvedThrough(chain, reaching: factory)
         return ResolutionError(
@@ -142,8 +135,8 @@ extension ResolutionError {
             world: world.description,
             description: """
                 Forge: live closure in a strict test. \(factory.displayName) ran \(what) in \(world.description), \
-                which the test did not override, and resolved no other factory as it ran: the code under test got the \
-                live implementation, and the test goes on with it.\(reached)
+                which the test had not overridden when it ran, and resolved no other factory as it ran: the code under \
+                test got the live implementation, and the test goes on with it.\(reached)
                 \(remedy)
                 """)
     }

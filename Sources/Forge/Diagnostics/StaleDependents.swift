@@ -129,27 +129,31 @@ enum StaleDependents {
 
 // MARK: Finding and reporting them
 
-/// An instance a world keeps, with what its closure was recorded as resolving: in `keeper`, the slot, or a parameter
-/// value's cell of `listed`, the slot the world lists under its scope; of `factory`.
+/// An instance a world keeps, with what its closure was recorded as resolving: in `keeper`, the slot, or the cell of
+/// the parameter value `value` of `listed`, the slot the world lists under its scope; of `factory`.
 struct KeptInstance {
     let factory: FactoryBox
     let keeper: Slot
     let listed: Slot
     let dependencies: [FactoryBox]
+    let value: AnyHashable?
 
-    init(_ factory: FactoryBox, keeper: Slot, listed: Slot, _ dependencies: [FactoryBox]) {
+    init(_ factory: FactoryBox, keeper: Slot, listed: Slot, _ dependencies: [FactoryBox], value: AnyHashable? = nil) {
         self.factory = factory
         self.keeper = keeper
         self.listed = listed
         self.dependencies = dependencies
+        self.value = value
     }
 }
 
-/// A kept instance made with what a changed factory made, directly or through others: where it is kept, and the chain
-/// of factories from its own to the changed one, each made with the next.
+/// A kept instance made with what a changed factory made, directly or through others: where it is kept (for the
+/// parameter value `value`, if its factory keeps one per value), and the chain of factories from its own to the changed
+/// one, each made with the next.
 struct StaleDependent {
     let keeper: Slot
     let listed: Slot
+    let value: AnyHashable?
     let chain: [FactoryBox]
 }
 
@@ -174,7 +178,8 @@ extension StaleDependents {
                 let isCell = instance.keeper.box !== instance.listed.box
                 let stale = isCell ? instance.keeper.id : ObjectIdentifier(instance.factory)
                 if chains[stale] == nil { chains[stale] = chain }
-                found.append(StaleDependent(keeper: instance.keeper, listed: instance.listed, chain: chain))
+                found.append(
+                    StaleDependent(keeper: instance.keeper, listed: instance.listed, value: instance.value, chain: chain))
                 grew = true
                 return true
             }
@@ -186,27 +191,55 @@ extension StaleDependents {
     /// instances `world` keeps that were made with what `box` made before; and, `afterLiveRun`, that `box`'s live
     /// closure ran in this world (a strict test's; not in another of the test's, nested in it or around it) before,
     /// as the test was told (``FactoryBox/reportLive(_:in:)``), which its mailbox has. Nothing when neither holds.
-    static func report(_ stale: [StaleDependent], of box: FactoryBox, in world: World, afterLiveRun: Bool) {
+    static func report(
+        _ stale: [StaleDependent], of box: FactoryBox, by change: Change, in world: World, afterLiveRun: Bool
+    ) {
         let live = afterLiveRun ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)) : nil
         guard !stale.isEmpty || live != nil else { return }
-        ProblemRoute.report(.staleDependents(stale, of: box, afterLiveRun: live, in: world), metIn: world)
+        ProblemRoute.report(.staleDependents(stale, of: box, by: change, afterLiveRun: live, in: world), metIn: world)
+    }
+
+    /// What changed what a factory makes, as its message says it.
+    enum Change {
+        /// `register`, on a factory.
+        case registration
+        /// `contribute`, on a ``Contributions`` list, made at `site`.
+        case contribution(site: String)
+        /// `reset()`, on a ``Contributions`` list.
+        case emptying
+
+        /// What the message says the factory was, or got: "was registered".
+        var what: String {
+            switch self {
+            case .registration: "was registered"
+            case .contribution(let site): "got a contribution (made at \(site))"
+            case .emptying: "was emptied, with reset(),"
+            }
+        }
     }
 }
 
 extension ResolutionError {
-    /// `stale` are the instances `world` keeps that were made with what `factory` made before it was registered: each
-    /// holder once, with its chain. `live`, the live closure in a strict test that `factory` ran before, if any.
+    /// `stale` are the instances `world` keeps that were made with what `factory` made before `change`: each holder
+    /// once, with its chain. `live`, the live closure in a strict test that `factory` ran before, if any.
     static func staleDependents(
-        _ stale: [StaleDependent], of factory: FactoryBox, afterLiveRun live: ResolutionError?, in world: World
+        _ stale: [StaleDependent], of factory: FactoryBox, by change: StaleDependents.Change,
+        afterLiveRun live: ResolutionError?, in world: World
     ) -> ResolutionError {
         var holders: [StaleDependent] = []
-        for dependent in stale where !holders.contains(where: { $0.chain[0] === dependent.chain[0] }) {
+        for dependent in stale where !holders.contains(where: { $0.keeper.id == dependent.keeper.id }) {
             holders.append(dependent)
         }
+        var names: [String] = []  // each factory once, though it keeps an instance per parameter value
+        for holder in holders where !names.contains(holder.chain[0].displayName) {
+            names.append(holder.chain[0].displayName)
+        }
         let lines = holders.map { holder in
-            let steps = holder.chain.enumerated().map { index, step in
+            var steps = holder.chain.enumerated().map { index, step in
                 index == holder.chain.count - 1 ? step.displayName : "\(step.displayName), scope \(step.scope)"
             }
+            // The value's description is user code: it runs here, after every lock.
+            if let value = holder.value { steps[0] += ", for the parameter value \(value.base)" }
             return "    " + steps.joined(separator: "\n     -> ")
         }
         let kept = """
@@ -225,11 +258,11 @@ extension ResolutionError {
         let site = factory.definition.site
         let alsoLive = live == nil ? "" : ", or what that run made,"
         var problem = ResolutionError(
-            kind: .staleDependents, factory: factory.displayName, chain: holders.map(\.chain[0].displayName),
+            kind: .staleDependents, factory: factory.displayName, chain: names,
             world: world.description,
             description: """
-                Forge: stale dependents. \(factory.displayName) was registered in \(world.description) \(what)
-                Register it before anything resolves it: in the test before the code under test runs, in setUp, or in \
+                Forge: stale dependents. \(factory.displayName) \(change.what) in \(world.description) \(what)
+                Register it (or contribute) before anything resolves it: in the test before the code under test runs, in setUp, or in \
                 the trait's registrations. Where something must be made first, call resetDependents() on the factory \
                 declared at \(site) just before registering it: it drops the instances this world keeps that were \
                 made with it, transitively, and the next resolution makes them with the new registration. Objects \

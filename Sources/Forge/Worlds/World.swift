@@ -238,8 +238,11 @@ final class World: Sendable {
     /// ``register(_:for:asBaseline:)`` with what `update` makes of `box`'s registration in this world, under the
     /// world's lock, so that registrations built on the one before (contributions) from several threads all land.
     /// `update` runs under the lock: it must run no user code. Then reports the instances this world keeps that were
-    /// made with what the registration replaced (``StaleDependents``).
-    func register(for box: FactoryBox, asBaseline: Bool = false, updating update: (Registration?) -> Registration?) {
+    /// made with what the registration replaced (``StaleDependents``), as `cause` says it was made.
+    func register(
+        for box: FactoryBox, asBaseline: Bool = false, as cause: StaleDependents.Change = .registration,
+        updating update: (Registration?) -> Registration?
+    ) {
         // Read before the lock: a test's clock is user code.
         let now = StaleDependents.isOn ? runContext.now() : 0
         let (stale, afterLiveRun) = change { state, garbage in
@@ -256,7 +259,7 @@ final class World: Sendable {
             }
             return (dependents(of: box, in: state, at: now, garbage: &garbage), state.ranLive.contains(id))
         }
-        StaleDependents.report(stale, of: box, in: self, afterLiveRun: afterLiveRun)
+        StaleDependents.report(stale, of: box, by: cause, in: self, afterLiveRun: afterLiveRun)
     }
 
     /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say.
@@ -307,10 +310,12 @@ final class World: Sendable {
                     if slotState.keeps(at: now, garbage: &garbage) {
                         kept.append(KeptInstance(factory, keeper: listed, listed: listed, slotState.dependencies))
                     }
-                    for cell in slotState.cells.values {
+                    for (value, cell) in slotState.cells {
                         cell.withLock { cellState in
                             if cellState.keeps(at: now, garbage: &garbage) {
-                                kept.append(KeptInstance(factory, keeper: cell, listed: listed, cellState.dependencies))
+                                kept.append(
+                                    KeptInstance(
+                                        factory, keeper: cell, listed: listed, cellState.dependencies, value: value))
                             }
                         }
                     }

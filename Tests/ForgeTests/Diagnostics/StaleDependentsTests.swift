@@ -259,6 +259,32 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         }
         let named = [Container.stalePerValue.box, Container.staleOfPerValueOne.box].map(\.displayName)
         #expect(problems.map { Set($0.chain) } == [Set(named)], "\(problems)")
+        // The line of the value's instance says which value.
+        let perValue = "\(Container.stalePerValue.box.displayName), scope cached, for the parameter value 1\n"
+        #expect(problems.first?.description.contains(perValue) == true, "\(problems)")
+        #expect(problems.first?.description.contains("parameter value 2") == false, "\(problems)")
+    }
+
+    @Test("A Contributions list's message says what changed it: a contribution, and where; reset() empties it")
+    func contributionsSayWhatChangedThem() async {
+        let (line, contributed) = await collectingProblems(named: "contributions") {
+            _ = Container.staleOfList()
+            Container.staleList.contribute { 1 }
+            return #line - 1
+        }
+        let (_, emptied) = await collectingProblems(named: "emptied") {
+            _ = Container.staleOfList()
+            Container.staleList.reset()
+        }
+        let list = Container.staleList.box.displayName
+        #expect(
+            contributed.map(\.description).first?.hasPrefix(
+                "Forge: stale dependents. \(list) got a contribution (made at ForgeTests/StaleDependentsTests.swift:"
+                    + "\(line)) in the isolated world \"contributions\"") == true, "\(contributed)")
+        #expect(
+            emptied.map(\.description).first?.hasPrefix(
+                "Forge: stale dependents. \(list) was emptied, with reset(), in the isolated world \"emptied\"")
+                == true, "\(emptied)")
     }
 
     @Test("The same holders found in another order are the same problem: one issue of a test, one warning")
@@ -349,6 +375,9 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         }
         #expect(composer.parts.count == 1)
         try #require(problems.map(\.kind) == [.liveInStrictTest, .staleDependents], "\(problems)")
+        // The live closure's report, recorded at once, says nothing the registration after it makes untrue.
+        #expect(problems[0].description.contains("which the test had not overridden when it ran"))
+        #expect(!problems[0].description.contains("did not override"))
         let late = problems[1]
         let leaf = Container.lateLeaf.box.displayName
         #expect(late.factory == leaf)

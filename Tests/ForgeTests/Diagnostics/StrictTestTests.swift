@@ -72,6 +72,9 @@ extension Container {
             message.contains(
                 "call register { /* a test value */ } on the factory declared at ForgeTests/StrictTestTests.swift:22."))
         #expect(!message.contains("<the factory"), "no angle-bracket placeholder: \(message)")
+        // True of a test that registers the factory later too: that registration is named as late (StaleDependents).
+        #expect(message.contains(", which the test had not overridden when it ran, and resolved no other factory"))
+        #expect(message.contains("Register a test value before the code under test resolves it, in the test or in "))
         #expect(message.contains(".onTest {"))
         #expect(message.contains(".liveInTests"))
         #expect(problems.first?.factory == "Factory<LiveService> (ForgeTests/StrictTestTests.swift:22)")
