@@ -179,7 +179,8 @@ extension StaleDependents {
                 let stale = isCell ? instance.keeper.id : ObjectIdentifier(instance.factory)
                 if chains[stale] == nil { chains[stale] = chain }
                 found.append(
-                    StaleDependent(keeper: instance.keeper, listed: instance.listed, value: instance.value, chain: chain))
+                    StaleDependent(
+                        keeper: instance.keeper, listed: instance.listed, value: instance.value, chain: chain))
                 grew = true
                 return true
             }
