@@ -267,8 +267,8 @@ extension ResolutionError {
                 runs, in setUp, or in the trait's registrations. Where something must be made first, call \
                 resetDependents() on the factory declared at \(site) just before registering it: it drops the \
                 instances this world keeps that were made with it, transitively, and the next resolution makes them \
-                with the new registration. Objects already handed out cannot be fixed: whatever got one of them\(alsoLive) \
-                keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
+                with the new registration. Objects already handed out cannot be fixed: whatever got one of \
+                them\(alsoLive) keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
                 """)
         if live != nil { problem.distinction = "after its live closure ran" }
         return problem
