@@ -130,29 +130,43 @@ enum StaleDependents {
 // MARK: Finding and reporting them
 
 /// An instance a world keeps, with what its closure was recorded as resolving: in `keeper`, the slot, or the cell of
-/// the parameter value `value` of `listed`, the slot the world lists under its scope; of `factory`.
+/// the parameter value `value` of `listed`, the slot the world lists under its scope; of `factory`, cached as the
+/// world's `sequence`th.
 struct KeptInstance {
     let factory: FactoryBox
     let keeper: Slot
     let listed: Slot
     let dependencies: [FactoryBox]
     let value: AnyHashable?
+    let sequence: UInt64
 
-    init(_ factory: FactoryBox, keeper: Slot, listed: Slot, _ dependencies: [FactoryBox], value: AnyHashable? = nil) {
+    init(_ factory: FactoryBox, keeper: Slot, listed: Slot, _ state: SlotState, value: AnyHashable? = nil) {
         self.factory = factory
         self.keeper = keeper
         self.listed = listed
-        self.dependencies = dependencies
+        dependencies = state.dependencies
         self.value = value
+        sequence = state.sequence
     }
 }
 
 /// A kept instance made with what a changed factory made, directly or through others: where it is kept (for the
-/// parameter value `value`, if its factory keeps one per value), and the chain of factories from its own to the changed
-/// one, each made with the next.
+/// parameter value `value`, if its factory keeps one per value; cached as the world's `sequence`th), and the chain of
+/// factories from its own to the changed one, each made with the next.
 struct StaleDependent {
     let keeper: Slot
     let listed: Slot
+    let value: AnyHashable?
+    let sequence: UInt64
+    let chain: [FactoryBox]
+
+    /// What a message says of it.
+    var holder: StaleHolder { StaleHolder(keeper: keeper.id, value: value, chain: chain) }
+}
+
+/// A stale kept instance as a message names it: which slot keeps it, for which parameter value, and its chain.
+struct StaleHolder {
+    let keeper: ObjectIdentifier
     let value: AnyHashable?
     let chain: [FactoryBox]
 }
@@ -180,7 +194,8 @@ extension StaleDependents {
                 if chains[stale] == nil { chains[stale] = chain }
                 found.append(
                     StaleDependent(
-                        keeper: instance.keeper, listed: instance.listed, value: instance.value, chain: chain))
+                        keeper: instance.keeper, listed: instance.listed, value: instance.value,
+                        sequence: instance.sequence, chain: chain))
                 grew = true
                 return true
             }
@@ -197,7 +212,9 @@ extension StaleDependents {
     ) {
         let live = afterLiveRun ? world.mailbox?.problem(ResolutionError.liveIdentity(of: box)) : nil
         guard !stale.isEmpty || live != nil else { return }
-        ProblemRoute.report(.staleDependents(stale, of: box, by: change, afterLiveRun: live, in: world), metIn: world)
+        let problem = ResolutionError.staleDependents(
+            stale.map(\.holder), of: box, by: change.what, afterLiveRun: live, in: world)
+        ProblemRoute.report(problem, metIn: world)
     }
 
     /// What changed what a factory makes, as its message says it.
@@ -221,17 +238,73 @@ extension StaleDependents {
 }
 
 extension ResolutionError {
-    /// `stale` are the instances `world` keeps that were made with what `factory` made before `change`: each holder
-    /// once, with its chain. `live`, the live closure in a strict test that `factory` ran before, if any.
+    /// `stale` are the instances `world` keeps that were made with what `factory` made before it `change` ("was
+    /// registered"): each holder once, with its chain. `live`, the live closure in a strict test that `factory` ran
+    /// before, if any.
     static func staleDependents(
-        _ stale: [StaleDependent], of factory: FactoryBox, by change: StaleDependents.Change,
-        afterLiveRun live: ResolutionError?, in world: World
+        _ stale: [StaleHolder], of factory: FactoryBox, by change: String, afterLiveRun live: ResolutionError?,
+        in world: World
     ) -> ResolutionError {
-        var holders: [StaleDependent] = []
-        for dependent in stale where !holders.contains(where: { $0.keeper.id == dependent.keeper.id }) {
-            holders.append(dependent)
+        let (names, lines) = staleHolders(stale)
+        var what = "after instances kept there were \(staleKept)\n\(lines)"
+        if let live {
+            let through =
+                live.chain.count < 2 ? "" : "\nIt was resolved through:\n    " + live.chain.joined(separator: "\n -> ")
+            what = """
+                after its live closure ran in \(world.description), as the test was told: the registration came too \
+                late for what that run made, which keeps the live implementation.\(through)
+                """ + (names.isEmpty ? "" : "\nInstances kept there were \(staleKept)\n\(lines)")
         }
-        var names: [String] = []  // each factory once, though it keeps an instance per parameter value
+        let site = factory.definition.site
+        let alsoLive = live == nil ? "" : ", or what that run made,"
+        var problem = ResolutionError(
+            kind: .staleDependents, factory: factory.displayName, chain: names, world: world.description,
+            description: """
+                Forge: stale dependents. \(factory.displayName) \(change) in \(world.description) \(what)
+                Register it (or contribute) before anything resolves it: in the test before the code under test \
+                runs, in setUp, or in the trait's registrations. Where something must be made first, call \
+                resetDependents() on the factory declared at \(site) just before registering it: it drops the \
+                instances this world keeps that were made with it, transitively, and the next resolution makes them \
+                with the new registration. Objects already handed out cannot be fixed: whatever got one of \
+                them\(alsoLive) keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
+                """)
+        if live != nil { problem.distinction = "after its live closure ran" }
+        return problem
+    }
+
+    /// `reset` left instances `world` keeps stale, and a resolution of `resolved` is about to return one of them.
+    static func staleDependents(after reset: StaleReset, resolving resolved: FactoryBox, in world: World)
+        -> ResolutionError
+    {
+        let (names, lines) = staleHolders(reset.holders)
+        let factory = reset.factory
+        var problem = ResolutionError(
+            kind: .staleDependents, factory: factory.displayName, chain: names, world: world.description,
+            description: """
+                Forge: stale dependents. \(factory.displayName) \(reset.cause) in \(world.description) after \
+                instances kept there were \(staleKept)
+                \(lines)
+                \(resolved.displayName) was resolved after the reset, and got one of them.
+                Reset them with it: call resetDependents() on the factory declared at \(factory.definition.site) just \
+                before resetting it, which drops the instances this world keeps that were made with it, \
+                transitively, or reset their scopes too; the next resolution makes them anew. To silence this, set \
+                Container.Diagnostics.staleDependents = .off.
+                """)
+        problem.distinction = "reset"
+        return problem
+    }
+
+    private static let staleKept = """
+        made with its previous instance, directly or through other factories: they keep what they got, and resolving \
+        them returns them still.
+        """
+
+    /// The factories `stale` are of, each once (one may keep an instance per parameter value), and a line for each
+    /// holder, once: its chain, with the parameter value it is kept for.
+    private static func staleHolders(_ stale: [StaleHolder]) -> (names: [String], lines: String) {
+        var holders: [StaleHolder] = []
+        for holder in stale where !holders.contains(where: { $0.keeper == holder.keeper }) { holders.append(holder) }
+        var names: [String] = []
         for holder in holders where !names.contains(holder.chain[0].displayName) {
             names.append(holder.chain[0].displayName)
         }
@@ -243,35 +316,7 @@ extension ResolutionError {
             if let value = holder.value { steps[0] += ", for the parameter value \(value.base)" }
             return "    " + steps.joined(separator: "\n     -> ")
         }
-        let kept = """
-            made with its previous instance, directly or through other factories: they keep what they got, and \
-            resolving them returns them still.
-            """
-        var what = "after instances kept there were \(kept)\n\(lines.joined(separator: "\n"))"
-        if let live {
-            let through =
-                live.chain.count < 2 ? "" : "\nIt was resolved through:\n    " + live.chain.joined(separator: "\n -> ")
-            what = """
-                after its live closure ran in \(world.description), as the test was told: the registration came too \
-                late for what that run made, which keeps the live implementation.\(through)
-                """ + (holders.isEmpty ? "" : "\nInstances kept there were \(kept)\n\(lines.joined(separator: "\n"))")
-        }
-        let site = factory.definition.site
-        let alsoLive = live == nil ? "" : ", or what that run made,"
-        var problem = ResolutionError(
-            kind: .staleDependents, factory: factory.displayName, chain: names,
-            world: world.description,
-            description: """
-                Forge: stale dependents. \(factory.displayName) \(change.what) in \(world.description) \(what)
-                Register it (or contribute) before anything resolves it: in the test before the code under test \
-                runs, in setUp, or in the trait's registrations. Where something must be made first, call \
-                resetDependents() on the factory declared at \(site) just before registering it: it drops the \
-                instances this world keeps that were made with it, transitively, and the next resolution makes them \
-                with the new registration. Objects already handed out cannot be fixed: whatever got one of \
-                them\(alsoLive) keeps it. To silence this, set Container.Diagnostics.staleDependents = .off.
-                """)
-        if live != nil { problem.distinction = "after its live closure ran" }
-        return problem
+        return (names, lines.joined(separator: "\n"))
     }
 }
 

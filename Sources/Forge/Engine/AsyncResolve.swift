@@ -84,7 +84,10 @@ extension FactoryBox {
             while true {
                 let cell = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
                 // As in resolveModified: a parameter value's cell is recorded too.
-                if cell.box !== slot.box && StaleDependents.isOn { StaleDependents.record(cell.box) }
+                if cell.box !== slot.box && StaleDependents.isOn {
+                    StaleDependents.record(cell.box)
+                    StaleDependents.reportReset(leaving: cell, resolving: self, in: world)
+                }
                 if let made = try await createOnceAsync(parameter, in: cell, registrationFrom: slot, world: world) {
                     return made
                 }

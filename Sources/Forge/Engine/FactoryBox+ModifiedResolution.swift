@@ -8,7 +8,10 @@ extension FactoryBox {
         while true {
             let cell = instanceSlot(for: parameter, in: slot)
             // Which value's instance the kept instance being made around it gets (StaleDependents.dependents).
-            if cell.box !== slot.box && StaleDependents.isOn { StaleDependents.record(cell.box) }
+            if cell.box !== slot.box && StaleDependents.isOn {
+                StaleDependents.record(cell.box)
+                StaleDependents.reportReset(leaving: cell, resolving: self, in: isolatedWorldForResolution())
+            }
             if definition.timeToLive != nil {
                 var garbage = Garbage()
                 cell.dropInstance(expiredBy: World.current.runContext.now(), garbage: &garbage)

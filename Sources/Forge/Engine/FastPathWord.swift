@@ -15,10 +15,10 @@ enum FastPathWord {
     /// The process is a child of `fork()` whose parent had more than one thread, which CForge's `pthread_atfork`
     /// handlers tell: Forge's first call there stops the process (``stopIfForkedChild()``). Never cleared.
     static let forkedChild = Int(forge_forked_child)
-    /// One creation of a kept instance that records what its closure resolves is under way (``StaleDependents``):
-    /// bits 5 to 15 count them, so that while none is, a hit stays on the fast path with the recording on. Past
-    /// 2,047 at once, the count carries into the isolated worlds' bits: resolutions take the slow path, and some go
-    /// unrecorded, until the carry is taken back.
+    /// One creation of a kept instance that records what its closure resolves is under way (``StaleDependents``), or
+    /// one reset left stale instances marked (``StaleReset``): bits 5 to 15 count them, so that while none is, a hit
+    /// stays on the fast path with the recording on. Past 2,047 at once, the count carries into the isolated worlds'
+    /// bits: resolutions take the slow path, and some go unrecorded, until the carry is taken back.
     static let staleRecording = 1 << 5
     static let staleRecordings = 0x7FF << 5
     /// The bits above the flags count isolated worlds.

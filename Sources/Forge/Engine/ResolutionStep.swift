@@ -14,7 +14,8 @@ extension FactoryBox {
     ///    for the live closures running around it, which compose (``Composers``), unless the factory is marked
     ///    `liveInTests`.
     /// 3. Checks it as a captive dependency of the instances being made around it (``CaptiveDependencies``).
-    /// 4. Records it as a dependency of the kept instance being made around it (``StaleDependents``).
+    /// 4. Records it as a dependency of the kept instance being made around it, and reports a reset that left the
+    ///    instance it is about to return stale (``StaleDependents/resolving(_:in:)``).
     ///
     /// The resolution then finds or makes its instance in the world's slot, traced while a trace hook or a graph
     /// records (``TraceHook``), and ends with ``endResolution(_:)``.
@@ -32,7 +33,7 @@ extension FactoryBox {
         // One load of the flags for the last two: each is a load the compiler cannot share.
         let flags = FastPathWord.current
         if flags & FastPathWord.captiveCheck != 0 { CaptiveDependencies.check(self) }
-        if flags & FastPathWord.staleRecordings != 0 { StaleDependents.record(self) }
+        if flags & FastPathWord.staleRecordings != 0 { StaleDependents.resolving(self, in: world) }
         return world
     }
 

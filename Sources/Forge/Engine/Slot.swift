@@ -126,6 +126,9 @@ struct SlotState: CreationState {
     /// The factories the kept instance's closure resolved while it was made, stale dependents being recorded
     /// (``StaleDependents``); none otherwise. Set when the instance is kept, dropped with it.
     var dependencies: [FactoryBox] = []
+    /// The reset that left the kept instance stale, if one did: reported when a resolution next returns it
+    /// (``StaleReset``). Dropped with the instance.
+    var staleAfter: StaleReset?
     /// The thread making the instance, for a synchronous factory.
     var creation = Creation()
     /// The creation under way that callers await, for an async factory.
@@ -159,6 +162,7 @@ struct SlotState: CreationState {
         expiresAt = .infinity
         if !dependencies.isEmpty { garbage.append(dependencies) }  // a factory's deinit is user code: after the lock
         dependencies = []
+        if staleAfter != nil { garbage.append(staleAfter.take()) }  // it holds parameter values: user code
         if !cells.isEmpty { retireCells(keeping: { _, _ in false }, garbage: &garbage) }
     }
 

@@ -262,11 +262,15 @@ final class World: Sendable {
         StaleDependents.report(stale, of: box, by: cause, in: self, afterLiveRun: afterLiveRun)
     }
 
-    /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say.
+    /// Returns `box` to its baseline registration, drops its instance, or both, as `options` say. Marks the instances
+    /// this world keeps that were made with what the reset took away (``StaleReset``).
     func reset(_ box: FactoryBox, _ options: FactoryResetOptions) {
         guard options != .none else { return }
+        let isOn = StaleDependents.isOn
+        let now = isOn ? runContext.now() : 0
         change { state, garbage in
             let slot = slot(for: box, in: &state)
+            let before = isOn ? (registration: slot.registration, kept: slot.holdsLiveInstance(garbage: &garbage)) : nil
             if options == .scope {
                 slot.dropAllInstances(garbage: &garbage)
                 Self.forgetInstance(of: slot, in: &state, garbage: &garbage)
@@ -274,7 +278,35 @@ final class World: Sendable {
                 let baseline = state.baseline[ObjectIdentifier(box)]?.registration
                 Self.set(baseline, on: slot, in: &state, garbage: &garbage, keepingInstance: options == .registration)
             }
+            guard let before else { return }
+            let cause = options == .all ? "reset()" : options == .scope ? "reset(.scope)" : "reset(.registration)"
+            markStale(after: before, of: slot, box, by: "was reset, with \(cause),", in: state, at: now, &garbage)
         }
+    }
+
+    /// Marks the instances this world keeps that were made with what `box` (whose slot is `slot`) made before a reset
+    /// (``StaleReset``), as `cause` says it was made, if it made a difference: `box`'s next resolution makes a new
+    /// instance, and its registration changed or an instance it kept (`before`) was dropped. Under the world's lock.
+    private func markStale(
+        after before: (registration: Registration?, kept: Bool), of slot: Slot, _ box: FactoryBox, by cause: String,
+        in state: State, at now: Double, _ garbage: inout Garbage
+    ) {
+        guard before.kept || slot.registration !== before.registration, !slot.holdsLiveInstance(garbage: &garbage)
+        else {
+            return
+        }
+        let stale = dependents(of: box, in: state, at: now, garbage: &garbage)
+        guard !stale.isEmpty else { return }
+        let reset = StaleReset(of: box, by: cause, leaving: stale)
+        for dependent in stale {
+            dependent.keeper.withLock { keeper in
+                // The instance the look found, not one made since.
+                guard keeper.sequence == dependent.sequence else { return }
+                garbage.append(keeper.staleAfter)
+                keeper.staleAfter = reset
+            }
+        }
+        garbage.append(reset)  // unmarked, by a race, it ends after the lock: it holds parameter values
     }
 
     /// Drops the instances this world keeps that were made with what `box` makes, directly or through others, and the
@@ -308,14 +340,13 @@ final class World: Sendable {
                 let factory = factories[listed.id] ?? listed.box
                 listed.withLock { slotState in
                     if slotState.keeps(at: now, garbage: &garbage) {
-                        kept.append(KeptInstance(factory, keeper: listed, listed: listed, slotState.dependencies))
+                        kept.append(KeptInstance(factory, keeper: listed, listed: listed, slotState))
                     }
                     for (value, cell) in slotState.cells {
                         cell.withLock { cellState in
                             if cellState.keeps(at: now, garbage: &garbage) {
                                 kept.append(
-                                    KeptInstance(
-                                        factory, keeper: cell, listed: listed, cellState.dependencies, value: value))
+                                    KeptInstance(factory, keeper: cell, listed: listed, cellState, value: value))
                             }
                         }
                     }
@@ -395,8 +426,10 @@ final class World: Sendable {
         }
     }
 
-    /// Returns every factory to its baseline registration and empties the push/pop stack.
+    /// Returns every factory to its baseline registration and empties the push/pop stack. Marks the instances this
+    /// world keeps that were made with what a factory it changed made (``StaleReset``).
     func resetRegistrations() {
+        let now = StaleDependents.isOn ? runContext.now() : 0
         change { state, garbage in
             var baseline: [ObjectIdentifier: (slot: Slot, registration: Registration)] = [:]
             for entry in state.baseline.values {
@@ -405,9 +438,27 @@ final class World: Sendable {
                 let slot = slot(for: entry.box, in: &state)
                 baseline[slot.id] = (slot, entry.registration)
             }
+            // What each factory that changes had, while stale dependents are looked for.
+            var changed: [(slot: Slot, before: (registration: Registration?, kept: Bool))] = []
+            if StaleDependents.isOn {
+                var slots = state.overridden  // as restore goes through them
+                for (id, entry) in baseline { slots[id] = entry.slot }
+                for slot in slots.values where slot.registration !== baseline[slot.id]?.registration {
+                    changed.append((slot, (slot.registration, slot.holdsLiveInstance(garbage: &garbage))))
+                }
+            }
             Self.restore(baseline, in: &state, garbage: &garbage)
             garbage.append(state.stack)  // snapshots may hold the last reference to a registration's closure
             state.stack = []
+            var factories: [ObjectIdentifier: FactoryBox] = [:]  // by slot, in an isolated world
+            if !changed.isEmpty && !isGlobal {
+                for entry in state.slots.values { factories[entry.slot.id] = entry.box }
+            }
+            for (slot, before) in changed {
+                let box = factories[slot.id] ?? slot.box
+                let cause = "was returned to its baseline by Registrations.reset()"
+                markStale(after: before, of: slot, box, by: cause, in: state, at: now, &garbage)
+            }
         }
     }
 

@@ -1,0 +1,204 @@
+import ForgeTesting
+// Stale dependents a reset left: not reported at the reset, which usually restores what a test changed just before
+// its scopes are reset; reported when a resolution returns one of them, still in use.
+import Foundation
+import Testing
+
+@_spi(ForgeTesting) @testable import Forge
+
+private final class Piece: Sendable {}
+private final class Assembly: Sendable {
+    let pieces: [AnyObject & Sendable]
+    init(_ pieces: [AnyObject & Sendable]) { self.pieces = pieces }
+}
+
+extension Container {
+    /// What the tests override, then reset.
+    fileprivate static let resetLeaf = Factory { Piece() }
+    fileprivate static let resetHolder = Factory(scope: .cached) { Assembly([resetLeaf()]) }
+    fileprivate static let resetOuter = Factory(scope: .cached) { Assembly([resetHolder()]) }
+    /// A kept dependency whose instance a reset(.scope) drops.
+    fileprivate static let resetKeptLeaf = Factory(scope: .cached) { Piece() }
+    fileprivate static let resetOfKept = Factory(scope: .cached) { Assembly([resetKeptLeaf()]) }
+    fileprivate static let resetPerValue = ParameterFactory<Int, Assembly>(scope: .cached) { value in
+        Assembly(value == 1 ? [resetLeaf()] : [])
+    }
+    .scopeOnParameters
+    fileprivate static let resetAsyncHolder = AsyncFactory(scope: .cached) { Assembly([resetLeaf()]) }
+}
+
+/// Whether this build records what kept instances resolve by default: debug builds do, release builds do not.
+private let records = Container.Diagnostics.staleDependents != .off
+
+@Suite(.enabled(if: records, "release builds look for none by default")) struct StaleResetsTests {
+    @Test("A reset that left kept instances stale is reported when a resolution returns one, once, not at the reset")
+    func reportedWhenUsed() async throws {
+        let leaf = Container.resetLeaf.box.displayName
+        let issues = try await collectingIssues(of: .isolatedRegistrations) { issues in
+            Container.resetLeaf.register { Piece() }
+            let outer = Container.resetOuter()
+            Container.resetLeaf.reset()
+            #expect(issues.all.isEmpty, "nothing at the reset: \(issues.all)")
+            #expect(Container.resetOuter() === outer, "resolving it returns it still")
+            #expect(issues.all.count == 1, "\(issues.all)")
+            _ = Container.resetHolder()
+            _ = Container.resetOuter()
+        }
+        try #require(issues.count == 1, "one report per reset: \(issues)")
+        let text = issues[0].comment
+        #expect(
+            text.hasPrefix("Forge: stale dependents. \(leaf) was reset, with reset(), in the isolated world"), "\(text)"
+        )
+        let (holder, outer) = (Container.resetHolder.box.displayName, Container.resetOuter.box.displayName)
+        #expect(text.contains("    \(holder), scope cached\n     -> \(leaf)\n"), "\(text)")
+        #expect(text.contains("    \(outer), scope cached\n     -> \(holder), scope cached\n     -> \(leaf)\n"))
+        #expect(text.contains("\n\(outer) was resolved after the reset, and got one of them.\n"), "\(text)")
+        #expect(text.contains("call resetDependents() on the factory declared at ForgeTests/StaleResetsTests.swift:"))
+        #expect(issues[0].onTheTestsTask)
+    }
+
+    @Test("reset(.scope) of a kept dependency, and Registrations.reset(), are reported the same way")
+    func scopeAndRegistrationsResets() async {
+        let (_, scope) = await collectingProblems(named: "scope reset") {
+            let holder = Container.resetOfKept()
+            Container.resetKeptLeaf.reset(.scope)
+            _ = Container.resetKeptLeaf()  // its own new instance: no holder
+            #expect(Container.resetOfKept() === holder)
+        }
+        #expect(scope.map(\.chain) == [[Container.resetOfKept.box.displayName]], "\(scope)")
+        #expect(scope.first?.description.contains("was reset, with reset(.scope), in the isolated world") == true)
+        let (_, registrations) = await collectingProblems(named: "registrations reset") {
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetHolder()
+            Container.Registrations.reset()
+            _ = Container.resetHolder()
+        }
+        #expect(registrations.map(\.chain) == [[Container.resetHolder.box.displayName]], "\(registrations)")
+        #expect(
+            registrations.first?.description.contains("was returned to its baseline by Registrations.reset() in")
+                == true,
+            "\(registrations)")
+    }
+
+    @Test("No report when what the reset left is dropped before use, or the reset took nothing away")
+    func noFalseAlarms() async {
+        let (_, problems) = await collectingProblems(named: "dropped first") {
+            // The scopes reset after the registrations: a test's tear-down.
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetOuter()
+            Container.Registrations.reset()
+            Container.Scope.cached.reset()
+            _ = Container.resetOuter()
+            // resetDependents() just before the reset.
+            Container.Scope.cached.reset()
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetOuter()
+            Container.resetLeaf.resetDependents()
+            Container.resetLeaf.reset()
+            _ = Container.resetOuter()
+            // A kept factory's registration reset that keeps its instance: its holders have what it returns.
+            let kept = Container.resetKeptLeaf()
+            _ = Container.resetOfKept()
+            Container.resetKeptLeaf.reset(.registration)
+            #expect(Container.resetKeptLeaf() === kept)
+            _ = Container.resetOfKept()
+            // A reset that changes nothing: the leaf has no override now.
+            Container.resetLeaf.reset()
+            _ = Container.resetHolder()
+            // pop() drops what was made since its push(), and restores what was made before with.
+            Container.Scope.cached.reset()
+            Container.Registrations.push()
+            Container.resetLeaf.register { Piece() }
+            let outer = Container.resetOuter()
+            Container.Registrations.pop()
+            #expect(Container.resetOuter() !== outer)
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("A parameter value's instance left stale is reported when that value's is returned, and only then")
+    func parameterValues() async {
+        let (_, problems) = await collectingProblems(named: "values") {
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetPerValue(1)
+            _ = Container.resetPerValue(2)
+            Container.resetLeaf.reset()
+            _ = Container.resetPerValue(2)
+            _ = Container.resetPerValue(1)
+        }
+        #expect(problems.count == 1, "\(problems)")
+        #expect(
+            problems.first?.description.contains(
+                "    \(Container.resetPerValue.box.displayName), scope cached, for the parameter value 1\n") == true,
+            "\(problems)")
+        #expect(problems.first?.description.contains("parameter value 2") == false, "\(problems)")
+    }
+
+    @Test("An async resolution that returns a stale instance reports the reset")
+    func asyncResolution() async {
+        let (_, problems) = await collectingProblems(named: "async") {
+            Container.resetLeaf.register { Piece() }
+            let holder = await Container.resetAsyncHolder()
+            Container.resetLeaf.reset()
+            #expect(await Container.resetAsyncHolder() === holder)
+        }
+        #expect(problems.map(\.chain) == [[Container.resetAsyncHolder.box.displayName]], "\(problems)")
+    }
+
+    @Test("Threads that resolve a stale instance at once hear of the reset once")
+    func racingResolutions() async {
+        let (_, problems) = await collectingProblems(named: "racing") {
+            Container.resetLeaf.register { Piece() }
+            let outer = Container.resetOuter()
+            Container.resetLeaf.reset()
+            let registrations = Container.Registrations.capture()
+            let callers = RacingCallers(8, "a thread") { registrations.run { Container.resetOuter() } }
+            await callers.allAsking()
+            #expect(await callers.results().allSatisfy { $0 === outer })
+        }
+        #expect(problems.map(\.kind) == [.staleDependents], "\(problems)")
+    }
+}
+
+@Suite struct StaleResetsPolicyTests {
+    @Test("Outside tests, a warning once; the resolutions' fast path comes back once the marks are gone")
+    func warnsAndClears() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.staleDependents = .warn
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetOuter()
+            Container.resetLeaf.reset()
+            precondition(FastPathWord.current & FastPathWord.staleRecordings != 0, "marked: the slow path looks")
+            _ = Container.resetOuter()
+            _ = Container.resetOuter()
+            precondition(FastPathWord.current & FastPathWord.staleRecordings == 0, "reported: marks cleared")
+            // Marks that no resolution meets go with the instances they mark: a scope's reset, a world's end.
+            Container.Scope.cached.reset()
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetOuter()
+            Container.resetLeaf.reset()
+            Container.Scope.cached.reset()
+            precondition(FastPathWord.current & FastPathWord.staleRecordings == 0, "dropped with the instances")
+            Container.Registrations.isolated {
+                Container.resetLeaf.register { Piece() }
+                _ = Container.resetOuter()
+                Container.resetLeaf.reset()
+            }
+            precondition(FastPathWord.current & FastPathWord.staleRecordings == 0, "ended with the world")
+        }
+        let text = standardError(result)
+        #expect(text.components(separatedBy: "Forge warning: stale dependents.").count == 2, "\(text)")
+        #expect(text.contains("was reset, with reset(), in the process's world after instances kept there"), "\(text)")
+    }
+
+    @Test(".off marks nothing: the fast path stays")
+    func offMarksNothing() async {
+        await #expect(processExitsWith: .success) {
+            Container.Diagnostics.staleDependents = .off
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetOuter()
+            Container.resetLeaf.reset()
+            precondition(FastPathWord.current & FastPathWord.staleRecordings == 0)
+        }
+    }
+}
