@@ -298,7 +298,9 @@ extension FactoryModifying {
     ///
     /// Without the override, the factory returns to its baseline: its own closure, or what
     /// ``AutoRegistering/registerAllServices()`` registered for it; in an isolated world, the registration the
-    /// world started with.
+    /// world started with. Instances kept that were made with what the reset takes away keep it: a resolution that
+    /// returns one of them later is reported (``SharedContainer/Diagnostics/staleDependents``); drop them with
+    /// ``resetDependents()`` just before the reset.
     ///
     /// ```swift
     /// Container.myService.reset()                // the override and the instance

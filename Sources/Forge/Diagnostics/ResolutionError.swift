@@ -38,7 +38,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case liveInStrictTest
         /// A world registered the factory after instances it keeps were made with the factory's previous
         /// instance, directly or through other factories: they keep it (``chain`` names them;
-        /// ``SharedContainer/Diagnostics/staleDependents``).
+        /// ``SharedContainer/Diagnostics/staleDependents``). Or it reset the factory after such instances were made,
+        /// and a resolution then returned one of them.
         case staleDependents
     }
 

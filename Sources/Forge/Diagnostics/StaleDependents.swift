@@ -2,7 +2,7 @@
 
 extension SharedContainer.Diagnostics {
     /// What Forge does when a world registers a factory after instances it keeps were made with the factory's previous
-    /// instance.
+    /// instance, or resets it and then uses one of them.
     public enum StaleDependentPolicy: Sendable, Equatable {
         /// Names every such instance, with its declaration site and the chain to the factory: in a test's world under
         /// ForgeTesting's trait or `IsolatedTestCase`, an issue of that test, once per change and test; elsewhere a
@@ -34,16 +34,18 @@ extension SharedContainer.Diagnostics {
     /// registrations), or drop them just before registering with ``FactoryModifying/resetDependents()``: a
     /// registration that finds none names none. What was handed out already (a view model the test holds) cannot be
     /// fixed. In a strict test, a registration made after the factory's live closure ran in the test's world is named
-    /// as late too, even when no kept instance holds what that run made. Resets are not reported: a factory's
-    /// ``FactoryModifying/reset(_:)``, `Registrations.reset()` and `pop()` restore what a test changed, most often at
-    /// its end, before its scopes are reset (and `pop()` drops what was made since its `push()`); a scope's reset is
-    /// the app's own lifecycle, whose longer-lived holders are captive dependencies
-    /// (``SharedContainer/Diagnostics/captiveDependencies``). Call `resetDependents()` after a reset whose dependents
-    /// must be made anew.
+    /// as late too, even when no kept instance holds what that run made. A reset is reported when what it left is used:
+    /// a factory's ``FactoryModifying/reset(_:)`` and `Registrations.reset()` most often restore what a test changed,
+    /// just before its scopes are reset, so the instances they leave stale are marked, and the reset is reported when
+    /// a resolution next returns one of them, naming every instance it left; dropped first (a scope's reset,
+    /// `resetDependents()`, the world's end), they are not. `pop()` leaves none: it drops what was made since its
+    /// `push()`. A whole scope's reset is the app's own lifecycle, whose longer-lived holders are captive dependencies
+    /// (``SharedContainer/Diagnostics/captiveDependencies``).
     ///
     /// While it is on, every resolution takes Forge's slower path while a kept instance's closure runs, so that one
     /// resolved inside it is recorded, hits included; a resolution outside every closure of a kept instance records
-    /// nothing and keeps the fast path. The release builds' default, `.off`, records nothing.
+    /// nothing and keeps the fast path, unless a reset left instances marked: until they are reported or dropped, every
+    /// resolution takes the slower path, which looks for them. The release builds' default, `.off`, records nothing.
     public static var staleDependents: StaleDependentPolicy {
         get { StaleDependents.policy }
         set { StaleDependents.setPolicy(newValue) }
