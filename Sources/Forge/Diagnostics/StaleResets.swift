@@ -71,14 +71,20 @@ extension StaleDependents {
         if marks.value > 0 { reportReset(leaving: (world ?? .global).slot(for: box), resolving: box, in: world) }
     }
 
-    /// Reports the reset that left `slot`'s instance stale, if one did and the slot still keeps it, as a resolution of
-    /// `box` in `world` (`nil` for the process's) is about to return it: `slot` is the factory's, or a parameter
-    /// value's cell.
+    /// Reports the reset that left `slot`'s instance stale, if one did and the slot still keeps it, alive and not
+    /// expired, as a resolution of `box` in `world` (`nil` for the process's) is about to return it: `slot` is the
+    /// factory's, or a parameter value's cell.
     static func reportReset(leaving slot: Slot, resolving box: FactoryBox, in world: World?) {
         guard marks.value > 0 else { return }
         var garbage = Garbage()
-        let reset = slot.withLock { state in state.holdsOwnLiveInstance(garbage: &garbage) ? state.staleAfter : nil }
+        let marked = slot.withLock { state in
+            state.holdsOwnLiveInstance(garbage: &garbage) ? state.staleAfter.map { ($0, state.expiresAt) } : nil
+        }
         garbage.empty()
-        reset?.report(resolving: box, in: world ?? .global)
+        guard let (reset, expiresAt) = marked else { return }
+        let world = world ?? .global
+        // An expired instance is made anew: the clock, user code, is read after the lock, for a marked one only.
+        if expiresAt.isFinite && world.runContext.now() >= expiresAt { return }
+        reset.report(resolving: box, in: world)
     }
 }

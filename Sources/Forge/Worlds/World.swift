@@ -267,7 +267,6 @@ final class World: Sendable {
     func reset(_ box: FactoryBox, _ options: FactoryResetOptions) {
         guard options != .none else { return }
         let isOn = StaleDependents.isOn
-        let now = isOn ? runContext.now() : 0
         change { state, garbage in
             let slot = slot(for: box, in: &state)
             let before = isOn ? (registration: slot.registration, kept: slot.holdsLiveInstance(garbage: &garbage)) : nil
@@ -280,7 +279,7 @@ final class World: Sendable {
             }
             guard let before else { return }
             let cause = options == .all ? "reset()" : options == .scope ? "reset(.scope)" : "reset(.registration)"
-            markStale(after: before, of: slot, box, by: "was reset, with \(cause),", in: state, at: now, &garbage)
+            markStale(after: before, of: slot, box, by: "was reset, with \(cause),", in: state, &garbage)
         }
     }
 
@@ -289,13 +288,15 @@ final class World: Sendable {
     /// instance, and its registration changed or an instance it kept (`before`) was dropped. Under the world's lock.
     private func markStale(
         after before: (registration: Registration?, kept: Bool), of slot: Slot, _ box: FactoryBox, by cause: String,
-        in state: State, at now: Double, _ garbage: inout Garbage
+        in state: State, _ garbage: inout Garbage
     ) {
         guard before.kept || slot.registration !== before.registration, !slot.holdsLiveInstance(garbage: &garbage)
         else {
             return
         }
-        let stale = dependents(of: box, in: state, at: now, garbage: &garbage)
+        // Expired ones included: the world's clock is user code, not read under the lock. The report looks
+        // (StaleDependents.reportReset).
+        let stale = dependents(of: box, in: state, at: -.infinity, garbage: &garbage)
         guard !stale.isEmpty else { return }
         let reset = StaleReset(of: box, by: cause, leaving: stale)
         for dependent in stale {
@@ -429,7 +430,6 @@ final class World: Sendable {
     /// Returns every factory to its baseline registration and empties the push/pop stack. Marks the instances this
     /// world keeps that were made with what a factory it changed made (``StaleReset``).
     func resetRegistrations() {
-        let now = StaleDependents.isOn ? runContext.now() : 0
         change { state, garbage in
             var baseline: [ObjectIdentifier: (slot: Slot, registration: Registration)] = [:]
             for entry in state.baseline.values {
@@ -457,7 +457,7 @@ final class World: Sendable {
             for (slot, before) in changed {
                 let box = factories[slot.id] ?? slot.box
                 let cause = "was returned to its baseline by Registrations.reset()"
-                markStale(after: before, of: slot, box, by: cause, in: state, at: now, &garbage)
+                markStale(after: before, of: slot, box, by: cause, in: state, &garbage)
             }
         }
     }

@@ -25,6 +25,9 @@ extension Container {
     }
     .scopeOnParameters
     fileprivate static let resetAsyncHolder = AsyncFactory(scope: .cached) { Assembly([resetLeaf()]) }
+    fileprivate static let resetShared = Factory(scope: .shared) { Assembly([resetLeaf()]) }
+    fileprivate static let resetExpiring = Factory(scope: .cached) { Assembly([resetLeaf()]) }.timeToLive(10)
+    fileprivate static let resetAsyncShared = AsyncFactory(scope: .shared) { Assembly([resetLeaf()]) }
 }
 
 /// Whether this build records what kept instances resolve by default: debug builds do, release builds do not.
@@ -116,6 +119,27 @@ private let records = Container.Diagnostics.staleDependents != .off
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    @Test("A marked instance that expired is made anew, not reported; one alive is")
+    func expiredInstances() async {
+        let clock = Locked(0.0)
+        let (_, problems) = await collectingProblems(named: "expiring") {
+            Container.Registrations.isolated(runContext: .init(now: { clock.value })) {
+                Container.resetLeaf.register { Piece() }
+                let expiring = Container.resetExpiring()
+                Container.resetLeaf.reset()
+                clock.value = 20
+                #expect(Container.resetExpiring() !== expiring)
+                Container.resetExpiring.reset(.scope)  // made with the live leaf: registering would name it
+                Container.resetLeaf.register { Piece() }
+                let alive = Container.resetExpiring()
+                Container.resetLeaf.reset()
+                #expect(Container.resetExpiring() === alive)
+            }
+        }
+        #expect(problems.count == 1, "the one alive: \(problems)")
+        #expect(problems.first?.description.contains("was reset, with reset(),") == true, "\(problems)")
+    }
+
     @Test("A parameter value's instance left stale is reported when that value's is returned, and only then")
     func parameterValues() async {
         let (_, problems) = await collectingProblems(named: "values") {
@@ -189,6 +213,23 @@ private let records = Container.Diagnostics.staleDependents != .off
         let text = standardError(result)
         #expect(text.components(separatedBy: "Forge warning: stale dependents.").count == 2, "\(text)")
         #expect(text.contains("was reset, with reset(), in the process's world after instances kept there"), "\(text)")
+    }
+
+    @Test("A marked shared instance that dies on its own takes its mark with it once a new one is made, reporting nothing")
+    func deadSharedInstances() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Container.Diagnostics.staleDependents = .warn
+            Container.resetLeaf.register { Piece() }
+            var held: [Assembly] = [Container.resetShared(), await Container.resetAsyncShared()]
+            Container.resetLeaf.reset()
+            precondition(FastPathWord.current & FastPathWord.staleRecordings != 0, "marked")
+            held = []  // each one dies, with no reset to drop its mark
+            withExtendedLifetime(held) {}
+            _ = Container.resetShared()  // made anew, with the live leaf: not stale
+            _ = await Container.resetAsyncShared()
+            precondition(FastPathWord.current & FastPathWord.staleRecordings == 0, "the marks went with the new ones")
+        }
+        #expect(!standardError(result).contains("stale dependents"), "\(standardError(result))")
     }
 
     @Test(".off marks nothing: the fast path stays")
