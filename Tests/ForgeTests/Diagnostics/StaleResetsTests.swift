@@ -215,7 +215,9 @@ private let records = Container.Diagnostics.staleDependents != .off
         #expect(text.contains("was reset, with reset(), in the process's world after instances kept there"), "\(text)")
     }
 
-    @Test("A marked shared instance that dies on its own takes its mark with it once a new one is made, reporting nothing")
+    @Test(
+        "A marked shared instance that dies on its own takes its mark with it once a new one is made, reporting nothing"
+    )
     func deadSharedInstances() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Container.Diagnostics.staleDependents = .warn
