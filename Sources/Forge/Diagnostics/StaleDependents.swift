@@ -174,10 +174,13 @@ struct StaleHolder {
 }
 
 extension StaleDependents {
-    /// The instances of `kept` made with what `changed` makes: those that resolved it, then, transitively, those that
-    /// resolved a factory whose kept instance is stale, or, for a factory that keeps one per parameter value, got that
-    /// value's (they recorded its cell). `changed`'s own instances are not.
-    static func dependents(of changed: FactoryBox, among kept: [KeptInstance]) -> [StaleDependent] {
+    /// The instances of `kept` made with what `changed` makes: those that resolved it (kept as the world's `since`th
+    /// instance or later: what a reset took away was made then), then, transitively, those that resolved a factory
+    /// whose kept instance is stale, or, for a factory that keeps one per parameter value, got that value's (they
+    /// recorded its cell). `changed`'s own instances are not.
+    static func dependents(of changed: FactoryBox, among kept: [KeptInstance], madeSince since: UInt64 = 0)
+        -> [StaleDependent]
+    {
         // The chain that makes each factory's kept instances stale, by factory or parameter value's cell: `changed`'s
         // is itself.
         var chains = [ObjectIdentifier(changed): [changed]]
@@ -187,9 +190,11 @@ extension StaleDependents {
         while grew {
             grew = false
             remaining.removeAll { instance in
-                guard let via = instance.dependencies.lazy.compactMap({ chains[ObjectIdentifier($0)] }).first else {
-                    return false
-                }
+                let via = instance.dependencies.lazy.compactMap { dependency in
+                    // One made before what the change took away was made with something else.
+                    dependency === changed && instance.sequence < since ? nil : chains[ObjectIdentifier(dependency)]
+                }.first
+                guard let via else { return false }
                 let chain = [instance.factory] + via
                 let isCell = instance.keeper.box !== instance.listed.box
                 let stale = isCell ? instance.keeper.id : ObjectIdentifier(instance.factory)
@@ -274,11 +279,12 @@ extension ResolutionError {
         return problem
     }
 
-    /// `reset` left instances `world` keeps stale, and a resolution of `resolved` is about to return one of them.
-    static func staleDependents(after reset: StaleReset, resolving resolved: FactoryBox, in world: World)
-        -> ResolutionError
-    {
-        let (names, lines) = staleHolders(reset.holders)
+    /// `reset` left instances `world` keeps stale, `stale` those still kept, and a resolution of `resolved` is about
+    /// to return one of them.
+    static func staleDependents(
+        after reset: StaleReset, leaving stale: [StaleHolder], resolving resolved: FactoryBox, in world: World
+    ) -> ResolutionError {
+        let (names, lines) = staleHolders(stale)
         let factory = reset.factory
         var problem = ResolutionError(
             kind: .staleDependents, factory: factory.displayName, chain: names, world: world.description,

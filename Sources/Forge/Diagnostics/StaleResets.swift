@@ -2,53 +2,63 @@
 
 /// A reset of `factory` in a world (its `reset()`, `reset(.scope)`, `Registrations.reset()`) after which instances the
 /// world keeps were made with what the reset took away: the factory's next resolution makes a new instance, and they
-/// keep the old one.
+/// keep the old one. Only instances made after what it took away count: after the registration it took away was made
+/// (or given back by a `pop()`), after the instance it dropped was made (``World/markStale``).
 ///
 /// A reset usually restores what a test changed just before its scopes are reset, or comes before `resetDependents()`:
 /// reported then, it would be a false alarm. So each such instance's slot is marked (``SlotState/staleAfter``), and the
 /// reset is reported when a resolution first returns one of them (``StaleDependents/resolving(_:in:)``): an instance
-/// still in use, made with what the reset took away. Dropping an instance drops its mark; the report clears the
-/// others.
+/// still in use, made with what the reset took away. Dropping an instance drops its mark, and so does keeping a new
+/// one in its slot (a `shared` instance dies without being dropped); the report clears the others. A reset that took
+/// away only a registration, which the world has again when one of its marks is met (a `pop()` gave it back), is not
+/// reported: the mark is void, and cleared with the others.
 ///
 /// While a reset has a mark left, every resolution takes the slow path, which looks for it: the reset counts in
 /// ``FastPathWord``'s stale bits from its making to its end, which comes once no slot marks it.
 final class StaleReset {
     let factory: FactoryBox
-    /// How the message says the reset was made: "reset()", say.
+    /// How the message says the reset was made: "was reset, with reset(),", say.
     let cause: String
-    /// The instances it left stale, each with its chain to `factory`, as the message names them.
-    let holders: [StaleHolder]
-    /// The slots marked, without keeping them: a mark in a slot that keeps the reset would be a cycle.
-    private let keepers: [Keeper]
+    /// The registration the reset took away, if it dropped no instance: the mark is void while the world has it again.
+    let takenRegistration: Registration??
+    /// The instances it left stale, each with its chain to `factory`, in the order of ``keepers``.
+    private let holders: [StaleHolder]
+    /// The slots marked. They may keep the reset, and it them: every way a mark ends (the instance dropped, a new one
+    /// kept, the report) breaks that cycle. (Held weakly, a factory's own box, the process's world's slot, would get
+    /// a side table for good, which every retain of it then goes through.)
+    private let keepers: [Slot]
     private let claim = RunClaim()
 
-    private struct Keeper {
-        weak var box: FactoryBox?
-    }
-
-    init(of factory: FactoryBox, by cause: String, leaving stale: [StaleDependent]) {
+    init(of factory: FactoryBox, by cause: String, taking registration: Registration??, leaving stale: [StaleDependent])
+    {
         self.factory = factory
         self.cause = cause
+        takenRegistration = registration
         holders = stale.map(\.holder)
-        keepers = stale.map { Keeper(box: $0.keeper.box) }
+        keepers = stale.map(\.keeper)
         StaleDependents.countMark(1)
     }
 
     deinit { StaleDependents.countMark(-1) }
 
     /// Reports the reset, once, as `world` meets it: a resolution of `resolved` returns one of the instances it left.
-    /// Then clears every mark it left, so that resolutions go back to the fast path.
+    /// Clears every mark it left first, so that resolutions go back to the fast path; the report names the instances
+    /// that were still marked. Nothing is reported when `world` has the registration it took away again.
     func report(resolving resolved: FactoryBox, in world: World) {
         guard claim.take() else { return }
         var garbage = Garbage()
-        for keeper in keepers {
-            guard let box = keeper.box else { continue }
-            Slot(box: box).withLock { state in
-                if state.staleAfter === self { garbage.append(state.staleAfter.take()) }
+        var marked: [StaleHolder] = []
+        for (keeper, holder) in zip(keepers, holders) {
+            keeper.withLock { state in
+                guard state.staleAfter === self else { return }
+                garbage.append(state.staleAfter.take())
+                marked.append(holder)
             }
         }
         garbage.empty()
-        ProblemRoute.report(.staleDependents(after: self, resolving: resolved, in: world), metIn: world)
+        if let taken = takenRegistration, world.slot(for: factory).registration === taken { return }
+        ProblemRoute.report(
+            .staleDependents(after: self, leaving: marked, resolving: resolved, in: world), metIn: world)
     }
 }
 
@@ -69,6 +79,14 @@ extension StaleDependents {
     static func resolving(_ box: FactoryBox, in world: World?) {
         record(box)
         if marks.value > 0 { reportReset(leaving: (world ?? .global).slot(for: box), resolving: box, in: world) }
+    }
+
+    /// What a resolution of `box` in `world` (`nil` for the process's) that returns the instance of a parameter
+    /// value's cell, `cell`, does for stale dependents: records the cell in the kept instance being made around it
+    /// (``dependents(of:among:madeAfter:)``), and reports a reset that left its instance stale.
+    static func resolving(cell: Slot, of box: FactoryBox, in world: World?) {
+        record(cell.box)
+        reportReset(leaving: cell, resolving: box, in: world)
     }
 
     /// Reports the reset that left `slot`'s instance stale, if one did and the slot still keeps it, alive and not

@@ -85,8 +85,7 @@ extension FactoryBox {
                 let cell = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
                 // As in resolveModified: a parameter value's cell is recorded too.
                 if cell.box !== slot.box && StaleDependents.isOn {
-                    StaleDependents.record(cell.box)
-                    StaleDependents.reportReset(leaving: cell, resolving: self, in: world)
+                    StaleDependents.resolving(cell: cell, of: self, in: world)
                 }
                 if let made = try await createOnceAsync(parameter, in: cell, registrationFrom: slot, world: world) {
                     return made

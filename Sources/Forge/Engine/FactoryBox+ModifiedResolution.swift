@@ -9,8 +9,7 @@ extension FactoryBox {
             let cell = instanceSlot(for: parameter, in: slot)
             // Which value's instance the kept instance being made around it gets (StaleDependents.dependents).
             if cell.box !== slot.box && StaleDependents.isOn {
-                StaleDependents.record(cell.box)
-                StaleDependents.reportReset(leaving: cell, resolving: self, in: isolatedWorldForResolution())
+                StaleDependents.resolving(cell: cell, of: self, in: isolatedWorldForResolution())
             }
             if definition.timeToLive != nil {
                 var garbage = Garbage()

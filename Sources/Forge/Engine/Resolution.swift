@@ -43,7 +43,12 @@ extension FactoryBox {
         // promised factory's resolution would then stop the process where this one checked it could go. While a trace
         // or a graph records, the resolution below is traced.
         guard let kept, !TraceHook.isActive else { return try resolveChecked(parameter) }
-        _ = beginResolution()
+        let world = beginResolution()
+        // As in resolveModified: a parameter value's cell is recorded, and its mark looked at.
+        if definition.parameterKey != nil && StaleDependents.isOn {
+            let cell = instanceSlot(for: parameter, in: (world ?? .global).slot(for: self))
+            StaleDependents.resolving(cell: cell, of: self, in: world)
+        }
         return endResolution(kept)
     }
 

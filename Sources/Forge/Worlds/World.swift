@@ -65,6 +65,8 @@ final class World: Sendable {
         var registrations: [ObjectIdentifier: (slot: Slot, registration: Registration)]
         /// The world's instance count at the `push()`.
         var sequence: UInt64
+        /// ``State/registeredAt`` at the `push()`, which `pop()` gives back with the registrations.
+        var registeredAt: [ObjectIdentifier: UInt64]
     }
 
     private struct State {
@@ -86,6 +88,10 @@ final class World: Sendable {
         var stack: [Snapshot] = []
         /// Counts instances put in caches, so that `pop()` knows which came after its `push()`.
         var sequence: UInt64 = 0
+        /// The count when each slot's registration was set (by slot; 0, the world's start, when it never was): an
+        /// instance kept after it was made with it, and a reset that takes it away leaves that one stale
+        /// (``markStale(after:of:_:by:in:_:)``).
+        var registeredAt: [ObjectIdentifier: UInt64] = [:]
         /// Whether ``end()`` ran.
         var isEnded = false
         /// ``reference``, once something asked for it.
@@ -269,7 +275,7 @@ final class World: Sendable {
         let isOn = StaleDependents.isOn
         change { state, garbage in
             let slot = slot(for: box, in: &state)
-            let before = isOn ? (registration: slot.registration, kept: slot.holdsLiveInstance(garbage: &garbage)) : nil
+            let before = isOn ? BeforeReset(of: slot, in: state, &garbage) : nil
             if options == .scope {
                 slot.dropAllInstances(garbage: &garbage)
                 Self.forgetInstance(of: slot, in: &state, garbage: &garbage)
@@ -283,22 +289,49 @@ final class World: Sendable {
         }
     }
 
+    /// What a slot had before a reset, for the instances the reset leaves stale (``markStale(after:of:_:by:in:_:)``).
+    private struct BeforeReset {
+        let registration: Registration?
+        /// When `registration` was set (``State/registeredAt``).
+        let registeredAt: UInt64
+        /// The earliest count among the instances the slot kept, its parameter values' included, alive; `nil` for
+        /// none.
+        let keptSince: UInt64?
+
+        init(of slot: Slot, in state: State, _ garbage: inout Garbage) {
+            registration = slot.registration
+            registeredAt = state.registeredAt[slot.id] ?? 0
+            keptSince = slot.withLock { slot in
+                var since = slot.holdsOwnLiveInstance(garbage: &garbage) ? slot.sequence : nil
+                for cell in slot.cells.values {
+                    cell.withLock { cell in
+                        if cell.holdsOwnLiveInstance(garbage: &garbage) { since = min(since ?? .max, cell.sequence) }
+                    }
+                }
+                return since
+            }
+        }
+    }
+
     /// Marks the instances this world keeps that were made with what `box` (whose slot is `slot`) made before a reset
     /// (``StaleReset``), as `cause` says it was made, if it made a difference: `box`'s next resolution makes a new
-    /// instance, and its registration changed or an instance it kept (`before`) was dropped. Under the world's lock.
+    /// instance, and its registration changed or an instance it kept was dropped. Only those kept since what it took
+    /// away was made count: the registration, `before.registeredAt`; the instance, `before.keptSince`; one kept
+    /// earlier was made with something else, which a registration named then. Under the world's lock.
     private func markStale(
-        after before: (registration: Registration?, kept: Bool), of slot: Slot, _ box: FactoryBox, by cause: String,
-        in state: State, _ garbage: inout Garbage
+        after before: BeforeReset, of slot: Slot, _ box: FactoryBox, by cause: String, in state: State,
+        _ garbage: inout Garbage
     ) {
-        guard before.kept || slot.registration !== before.registration, !slot.holdsLiveInstance(garbage: &garbage)
-        else {
-            return
-        }
+        let tookRegistration = slot.registration !== before.registration
+        guard before.keptSince != nil || tookRegistration, !slot.holdsLiveInstance(garbage: &garbage) else { return }
+        let since = min(tookRegistration ? before.registeredAt + 1 : .max, before.keptSince ?? .max)
         // Expired ones included: the world's clock is user code, not read under the lock. The report looks
         // (StaleDependents.reportReset).
-        let stale = dependents(of: box, in: state, at: -.infinity, garbage: &garbage)
+        let stale = dependents(of: box, in: state, at: -.infinity, madeSince: since, garbage: &garbage)
         guard !stale.isEmpty else { return }
-        let reset = StaleReset(of: box, by: cause, leaving: stale)
+        // A reset that dropped no instance is undone by giving its registration back (a pop()).
+        let taken: Registration?? = before.keptSince == nil ? .some(before.registration) : .none
+        let reset = StaleReset(of: box, by: cause, taking: taken, leaving: stale)
         for dependent in stale {
             dependent.keeper.withLock { keeper in
                 // The instance the look found, not one made since.
@@ -328,9 +361,9 @@ final class World: Sendable {
     /// with the chain that leads to it; none while nothing records what kept instances resolve. A weakly held instance
     /// is loaded to tell whether it lives, into `garbage`; one expired by `now` is not kept: the next resolution makes
     /// it anew.
-    private func dependents(of changed: FactoryBox, in state: State, at now: Double, garbage: inout Garbage)
-        -> [StaleDependent]
-    {
+    private func dependents(
+        of changed: FactoryBox, in state: State, at now: Double, madeSince since: UInt64 = 0, garbage: inout Garbage
+    ) -> [StaleDependent] {
         guard StaleDependents.isOn && !state.cached.isEmpty else { return [] }
         // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
         var factories: [ObjectIdentifier: FactoryBox] = [:]
@@ -354,7 +387,8 @@ final class World: Sendable {
                 }
             }
         }
-        return StaleDependents.dependents(of: changed, among: kept)
+        defer { garbage.append(kept) }  // parameter values: user code, after the lock
+        return StaleDependents.dependents(of: changed, among: kept, madeSince: since)
     }
 
     /// Notes that `box`'s live closure ran here, as this world's test was told.
@@ -382,6 +416,7 @@ final class World: Sendable {
     ) {
         slot.replaceRegistration(with: registration, keepingInstance: keepingInstance, garbage: &garbage)
         let id = slot.id
+        state.registeredAt[id] = state.sequence
         garbage.append(state.overridden[id])  // in the process's world, a slot is a box: its deinit is user code
         state.overridden[id] = registration == nil ? nil : slot
         if !keepingInstance { forgetInstance(of: slot, in: &state, garbage: &garbage) }
@@ -405,7 +440,8 @@ final class World: Sendable {
             let registrations = state.overridden.compactMapValues { slot in
                 slot.registration.map { (slot: slot, registration: $0) }
             }
-            state.stack.append(Snapshot(registrations: registrations, sequence: state.sequence))
+            state.stack.append(
+                Snapshot(registrations: registrations, sequence: state.sequence, registeredAt: state.registeredAt))
         }
     }
 
@@ -415,7 +451,7 @@ final class World: Sendable {
         change { state, garbage in
             guard let snapshot = state.stack.popLast() else { return false }
             garbage.append(snapshot)  // it may hold the last reference to a registration's closure
-            Self.restore(snapshot.registrations, in: &state, garbage: &garbage)
+            Self.restore(snapshot.registrations, in: &state, garbage: &garbage, registeredAt: snapshot.registeredAt)
             for (key, entry) in state.cached {
                 for (id, slot) in entry.slots {
                     if slot.dropInstances(cachedAfter: snapshot.sequence, garbage: &garbage) {
@@ -439,12 +475,12 @@ final class World: Sendable {
                 baseline[slot.id] = (slot, entry.registration)
             }
             // What each factory that changes had, while stale dependents are looked for.
-            var changed: [(slot: Slot, before: (registration: Registration?, kept: Bool))] = []
+            var changed: [(slot: Slot, before: BeforeReset)] = []
             if StaleDependents.isOn {
                 var slots = state.overridden  // as restore goes through them
                 for (id, entry) in baseline { slots[id] = entry.slot }
                 for slot in slots.values where slot.registration !== baseline[slot.id]?.registration {
-                    changed.append((slot, (slot.registration, slot.holdsLiveInstance(garbage: &garbage))))
+                    changed.append((slot, BeforeReset(of: slot, in: state, &garbage)))
                 }
             }
             Self.restore(baseline, in: &state, garbage: &garbage)
@@ -466,12 +502,14 @@ final class World: Sendable {
     /// for it (none if it is not there), and drops the instance of each one that changes.
     private static func restore(
         _ registrations: [ObjectIdentifier: (slot: Slot, registration: Registration)],
-        in state: inout State, garbage: inout Garbage
+        in state: inout State, garbage: inout Garbage, registeredAt: [ObjectIdentifier: UInt64]? = nil
     ) {
         var slots = state.overridden
         for (id, entry) in registrations { slots[id] = entry.slot }
         for (id, slot) in slots where slot.registration !== registrations[id]?.registration {
             set(registrations[id]?.registration, on: slot, in: &state, garbage: &garbage)
+            // A registration given back dates from when it was first set: what was made with it since was made with it.
+            if let registeredAt { state.registeredAt[id] = registeredAt[id] }
         }
     }
 

@@ -17,6 +17,7 @@ extension Container {
     fileprivate static let resetLeaf = Factory { Piece() }
     fileprivate static let resetHolder = Factory(scope: .cached) { Assembly([resetLeaf()]) }
     fileprivate static let resetOuter = Factory(scope: .cached) { Assembly([resetHolder()]) }
+    fileprivate static let resetOfLeafTwo = Factory(scope: .cached) { Assembly([resetLeaf()]) }
     /// A kept dependency whose instance a reset(.scope) drops.
     fileprivate static let resetKeptLeaf = Factory(scope: .cached) { Piece() }
     fileprivate static let resetOfKept = Factory(scope: .cached) { Assembly([resetKeptLeaf()]) }
@@ -27,6 +28,10 @@ extension Container {
     fileprivate static let resetAsyncHolder = AsyncFactory(scope: .cached) { Assembly([resetLeaf()]) }
     fileprivate static let resetShared = Factory(scope: .shared) { Assembly([resetLeaf()]) }
     fileprivate static let resetExpiring = Factory(scope: .cached) { Assembly([resetLeaf()]) }.timeToLive(10)
+    fileprivate static let resetExpiringPerValue = ParameterFactory<Int, Assembly>(scope: .cached) { _ in
+        Assembly([resetLeaf()])
+    }
+    .scopeOnParameters.timeToLive(10)
     fileprivate static let resetAsyncShared = AsyncFactory(scope: .shared) { Assembly([resetLeaf()]) }
 }
 
@@ -156,6 +161,97 @@ private let records = Container.Diagnostics.staleDependents != .off
                 "    \(Container.resetPerValue.box.displayName), scope cached, for the parameter value 1\n") == true,
             "\(problems)")
         #expect(problems.first?.description.contains("parameter value 2") == false, "\(problems)")
+    }
+
+    @Test("A shared instance that died after the reset leaves no mark on the one made after it")
+    func deadSharedInstance() async {
+        let (_, problems) = await collectingProblems(named: "dead shared") {
+            Container.resetLeaf.register { Piece() }
+            // Alive at the reset, then let go of: only the weak scope knew of it.
+            weak var marked: Assembly?
+            do {
+                let holder = Container.resetShared()
+                marked = holder
+                Container.resetLeaf.reset()
+                withExtendedLifetime(holder) {}
+            }
+            #expect(marked == nil, "the test holds it no more")
+            let fresh = Container.resetShared()  // made after the reset, with the leaf's own closure
+            #expect(Container.resetShared() === fresh)
+            withExtendedLifetime(fresh) {}
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("An instance that expired after the reset is not reported: the resolution makes it anew")
+    func expiredAfterTheReset() async {
+        let clock = Locked(0.0)
+        let (_, problems) = await collectingProblems(named: "expired after") {
+            Container.Registrations.isolated(runContext: .init(now: { clock.value })) {
+                Container.resetLeaf.register { Piece() }
+                let expiring = Container.resetExpiring()
+                let perValue = Container.resetExpiringPerValue(1)
+                Container.resetLeaf.reset()
+                clock.value = 20
+                #expect(Container.resetExpiring() !== expiring)
+                #expect(Container.resetExpiringPerValue(1) !== perValue)
+            }
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("tryResolve() that returns a parameter value's stale instance reports the reset")
+    func tryResolveOfAParameterValue() async {
+        let (_, problems) = await collectingProblems(named: "tried value") {
+            Container.resetLeaf.register { Piece() }
+            let kept = Container.resetPerValue(1)
+            Container.resetLeaf.reset()
+            let tried = try? Container.resetPerValue.tryResolve(1)
+            #expect(tried === kept)
+        }
+        #expect(problems.map(\.chain) == [[Container.resetPerValue.box.displayName]], "\(problems)")
+    }
+
+    @Test("pop() that gives back the registration a reset took away leaves nothing stale")
+    func popUndoesTheReset() async {
+        let (_, problems) = await collectingProblems(named: "pop after reset") {
+            Container.resetLeaf.register { Piece() }
+            let holder = Container.resetHolder()
+            Container.Registrations.push()
+            Container.resetLeaf.reset()
+            Container.Registrations.pop()  // the leaf's override again: what the holder was made with
+            #expect(Container.resetHolder() === holder)
+            // A later reset of the override it gives back dates it from its registration, before the holder.
+            Container.resetLeaf.reset()
+            #expect(Container.resetHolder() === holder)
+        }
+        #expect(problems.map(\.chain) == [[Container.resetHolder.box.displayName]], "the second reset: \(problems)")
+    }
+
+    @Test("A reset of an override registered after the holder was made is not reported: it was made without it")
+    func resetOfAnOverrideTheHolderNeverGot() async {
+        let (_, problems) = await collectingProblems(named: "register then reset") {
+            let holder = Container.resetHolder()  // with the leaf's own closure
+            Container.resetLeaf.register { Piece() }  // reported: the holder keeps the leaf's own instance
+            Container.resetLeaf.reset()  // the leaf's own closure again: what the holder was made with
+            #expect(Container.resetHolder() === holder)
+        }
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.allSatisfy { $0.description.contains(" was registered in ") }, "\(problems)")
+    }
+
+    @Test("The report names the instances the reset left that are still kept")
+    func namesWhatIsStillKept() async {
+        let (_, problems) = await collectingProblems(named: "still kept") {
+            Container.resetLeaf.register { Piece() }
+            _ = Container.resetOuter()
+            _ = Container.resetOfLeafTwo()
+            Container.resetLeaf.reset()
+            Container.resetOuter.reset(.scope)
+            _ = Container.resetOfLeafTwo()
+        }
+        let stillKept: Set<String> = [Container.resetHolder.box.displayName, Container.resetOfLeafTwo.box.displayName]
+        #expect(problems.map { Set($0.chain) } == [stillKept], "not the outer one, dropped: \(problems)")
     }
 
     @Test("An async resolution that returns a stale instance reports the reset")
