@@ -8,8 +8,9 @@
 /// A reset usually restores what a test changed just before its scopes are reset, or comes before `resetDependents()`:
 /// reported then, it would be a false alarm. So each such instance's slot is marked (``SlotState/staleAfter``), and the
 /// reset is reported when a resolution first returns one of them (``StaleDependents/resolving(_:in:)``): an instance
-/// still in use, made with what the reset took away. Dropping an instance drops its mark, and so does keeping a new
-/// one in its slot (a `shared` instance dies without being dropped); the report clears the others. A reset that took
+/// still in use, made with what the reset took away. Dropping an instance drops its mark; one that dies without being
+/// dropped (a `shared` one) leaves it void, cleared when a resolution meets it on the instance kept after it; the report
+/// clears the others. A reset that took
 /// away only a registration, which the world has again when one of its marks is met (a `pop()` gave it back), is not
 /// reported: the mark is void, and cleared with the others.
 ///
@@ -27,6 +28,9 @@ final class StaleReset {
     /// kept, the report) breaks that cycle. (Held weakly, a factory's own box, the process's world's slot, would get
     /// a side table for good, which every retain of it then goes through.)
     private let keepers: [Slot]
+    /// The world's count of each instance marked, in the order of ``keepers``: a slot that keeps another one since (a
+    /// `shared` instance died, and a new one was kept) keeps a void mark.
+    private let sequences: [UInt64]
     private let claim = RunClaim()
 
     init(of factory: FactoryBox, by cause: String, taking registration: Registration??, leaving stale: [StaleDependent])
@@ -36,10 +40,17 @@ final class StaleReset {
         takenRegistration = registration
         holders = stale.map(\.holder)
         keepers = stale.map(\.keeper)
+        sequences = stale.map(\.sequence)
         StaleDependents.countMark(1)
     }
 
     deinit { StaleDependents.countMark(-1) }
+
+    /// Whether this reset marked the instance `slot` keeps, the world's `sequence`th: not a later one, kept in the same
+    /// slot after the marked one died.
+    func marks(_ slot: Slot, keptAs sequence: UInt64) -> Bool {
+        zip(keepers, sequences).contains { $0.id == slot.id && $1 == sequence }
+    }
 
     /// Reports the reset, once, as `world` meets it: a resolution of `resolved` returns one of the instances it left.
     /// Clears every mark it left first, so that resolutions go back to the fast path; the report names the instances
@@ -95,8 +106,14 @@ extension StaleDependents {
     static func reportReset(leaving slot: Slot, resolving box: FactoryBox, in world: World?) {
         guard marks.value > 0 else { return }
         var garbage = Garbage()
-        let marked = slot.withLock { state in
-            state.holdsOwnLiveInstance(garbage: &garbage) ? state.staleAfter.map { ($0, state.expiresAt) } : nil
+        let marked = slot.withLock { state -> (StaleReset, Double)? in
+            guard let reset = state.staleAfter, state.holdsOwnLiveInstance(garbage: &garbage) else { return nil }
+            // A new instance, kept after the marked one (a shared one) died: the mark is void.
+            guard reset.marks(slot, keptAs: state.sequence) else {
+                garbage.append(state.staleAfter.take())
+                return nil
+            }
+            return (reset, state.expiresAt)
         }
         garbage.empty()
         guard let (reset, expiresAt) = marked else { return }

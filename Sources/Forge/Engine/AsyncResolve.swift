@@ -178,7 +178,6 @@ extension FactoryBox {
         let kept = made.flatMap { isShared ? sharedObject(in: $0) : isNil($0) ? nil : $0 }
         let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
         var recorded = dependencies?.all ?? []
-        var staleMark: StaleReset?  // a dead shared instance's, released after the locks
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             cell.withLock { state in
                 state.asyncCreation = nil
@@ -187,11 +186,9 @@ extension FactoryBox {
                 state.sequence = sequence
                 state.expiresAt = expiresAt
                 swap(&state.dependencies, &recorded)  // what a dead shared instance recorded goes after the locks
-                if state.staleAfter != nil { staleMark = state.staleAfter.take() }
                 return (true, true)
             }
         }
-        withExtendedLifetime(staleMark) {}
         switch result {
         case .success(let made): creation.finish(unchanged ? .made(made) : .stale(made))
         case .failure(let error): creation.finish(.failed(error))

@@ -175,8 +175,6 @@ extension FactoryBox {
             let kept =
                 made === TriedPromise.unfulfilled ? nil : isShared ? sharedObject(in: made) : isNil(made) ? nil : made
             let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
-            var staleMark: StaleReset?  // a dead shared instance's, released after the locks
-            defer { withExtendedLifetime(staleMark) {} }
             // A claimed cell is never retired (SlotState.retireCells): what is kept in it stays reachable.
             world.publish(slot, listedAs: source, in: scope, startedAt: epoch) { state in
                 guard let kept else { return false }
@@ -188,8 +186,6 @@ extension FactoryBox {
                 state.expiresAt = expiresAt
                 // What a dead shared instance recorded is released after the locks: a factory's deinit is user code.
                 swap(&state.dependencies, &dependencies)
-                // A new instance is not stale: a dead shared instance's mark goes with it.
-                if state.staleAfter != nil { staleMark = state.staleAfter.take() }
                 return true
             }
             return made
