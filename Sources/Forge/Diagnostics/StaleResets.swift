@@ -9,8 +9,8 @@
 /// reported then, it would be a false alarm. So each such instance's slot is marked (``SlotState/staleAfter``), and the
 /// reset is reported when a resolution first returns one of them (``StaleDependents/resolving(_:in:)``): an instance
 /// still in use, made with what the reset took away. Dropping an instance drops its mark; one that dies without being
-/// dropped (a `shared` one) leaves it void, cleared when a resolution meets it on the instance kept after it; the report
-/// clears the others. A reset that took
+/// dropped (a `shared` one) leaves it void, cleared when a resolution meets it on the instance kept after it; the
+/// report clears the others. A reset that took
 /// away only a registration, which the world has again when one of its marks is met (a `pop()` gave it back), is not
 /// reported: the mark is void, and cleared with the others.
 ///
