@@ -2,17 +2,16 @@
 
 /// A reset of `factory` in a world (its `reset()`, `reset(.scope)`, `Registrations.reset()`) after which instances the
 /// world keeps were made with what the reset took away: the factory's next resolution makes a new instance, and they
-/// keep the old one. Only instances made after what it took away count: after the registration it took away was made
-/// (or given back by a `pop()`), after the instance it dropped was made (``World/markStale``).
+/// keep the old one. Only instances kept since what it took away was made count: the registration (since it was set;
+/// a `pop()` gives back when), or the instance it dropped (``World/markStale(after:of:_:by:in:_:)``).
 ///
 /// A reset usually restores what a test changed just before its scopes are reset, or comes before `resetDependents()`:
 /// reported then, it would be a false alarm. So each such instance's slot is marked (``SlotState/staleAfter``), and the
 /// reset is reported when a resolution first returns one of them (``StaleDependents/resolving(_:in:)``): an instance
 /// still in use, made with what the reset took away. Dropping an instance drops its mark; one that dies without being
 /// dropped (a `shared` one) leaves it void, cleared when a resolution meets it on the instance kept after it; the
-/// report clears the others. A reset that took
-/// away only a registration, which the world has again when one of its marks is met (a `pop()` gave it back), is not
-/// reported: the mark is void, and cleared with the others.
+/// report clears the others. A reset that took away only a registration, which the world has again when one of its
+/// marks is met (a `pop()` gave it back), is not reported: its marks are void, and cleared.
 ///
 /// While a reset has a mark left, every resolution takes the slow path, which looks for it: the reset counts in
 /// ``FastPathWord``'s stale bits from its making to its end, which comes once no slot marks it.
