@@ -291,6 +291,7 @@ final class World: Sendable {
     }
 
     /// Returns `slot`, `box`'s, to its baseline registration, drops its instance, or both, as `options` say.
+    @inline(__always)  // into reset(_:_:)'s closure, as it was written there before resetMarkingStale
     private func reset(
         _ slot: Slot, of box: FactoryBox, _ options: FactoryResetOptions, in state: inout State,
         _ garbage: inout Garbage
