@@ -80,7 +80,7 @@ struct Slot: StateLock {
                 garbage.append(made)
                 return cell
             }
-            if state.cells.count >= state.cellLimit {
+            if state.cells.count >= Int(state.cellLimit) {
                 // Let go of the cells whose instance was dropped (a scope reset, pop(), expiry), keeping those with
                 // one; a weakly held one is loaded to tell, and released after the lock.
                 state.retireCells(
@@ -143,8 +143,10 @@ struct SlotState: CreationState {
     /// (``dropInstances(cachedAfter:garbage:)``, ``holdsLiveInstance(garbage:)``). A cell's lock is taken under this
     /// slot's, never the other way round.
     var cells: [AnyHashable: Slot] = Dictionary()
-    /// How many cells there may be before ``Slot/cell(for:)`` lets go of the empty ones.
-    var cellLimit = 16
+    /// How many cells there may be before ``Slot/cell(for:)`` lets go of the empty ones. 32 bits, beside
+    /// ``isRetired``: with ``staleAfter``, an `Int` took each box to the next allocation size, 16 bytes more per
+    /// factory and per parameter value (Benchmarks/README.md, "Stale dependents a reset left").
+    var cellLimit: UInt32 = 16
     /// Whether this cell was let go of by its factory's slot: a thread that looked it up before claims nothing in
     /// it, and looks the value's cell up again (``Slot/valueOrClaim(_:reading:)``).
     var isRetired = false
@@ -181,7 +183,7 @@ struct SlotState: CreationState {
                 return false
             }
         }
-        cellLimit = max(16, 2 * cells.count)
+        cellLimit = UInt32(clamping: max(16, 2 * cells.count))
     }
 
     /// Drops the instance if it was cached after `sequence`, and each parameter value's, letting go of the cells
