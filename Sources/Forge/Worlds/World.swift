@@ -314,7 +314,7 @@ final class World: Sendable {
         /// none.
         let keptSince: UInt64?
 
-        init(of slot: Slot, in state: State, _ garbage: inout Garbage) {
+        init(of slot: Slot, in state: borrowing State, _ garbage: inout Garbage) {
             registration = slot.registration
             registeredAt = state.registeredAt[slot.id] ?? 0
             keptSince = slot.withLock { slot in
@@ -335,8 +335,8 @@ final class World: Sendable {
     /// away was made count: the registration, `before.registeredAt`; the instance, `before.keptSince`; one kept
     /// earlier was made with something else, which a registration named then. Under the world's lock.
     private func markStale(
-        after before: BeforeReset, of slot: Slot, _ box: FactoryBox, by cause: String, in state: State,
-        _ garbage: inout Garbage
+        after before: BeforeReset, of slot: Slot, _ box: FactoryBox, by cause: @autoclosure () -> String,
+        in state: borrowing State, _ garbage: inout Garbage
     ) {
         let tookRegistration = slot.registration !== before.registration
         guard before.keptSince != nil || tookRegistration, !slot.holdsLiveInstance(garbage: &garbage) else { return }
@@ -347,7 +347,7 @@ final class World: Sendable {
         guard !stale.isEmpty else { return }
         // A reset that dropped no instance is undone by giving its registration back (a pop()).
         let taken: Registration?? = before.keptSince == nil ? .some(before.registration) : .none
-        let reset = StaleReset(of: box, by: cause, taking: taken, leaving: stale)
+        let reset = StaleReset(of: box, by: cause(), taking: taken, leaving: stale)
         for dependent in stale {
             dependent.keeper.withLock { keeper in
                 // The instance the look found, not one made since.
@@ -378,7 +378,8 @@ final class World: Sendable {
     /// is loaded to tell whether it lives, into `garbage`; one expired by `now` is not kept: the next resolution makes
     /// it anew.
     private func dependents(
-        of changed: FactoryBox, in state: State, at now: Double, madeSince since: UInt64 = 0, garbage: inout Garbage
+        of changed: FactoryBox, in state: borrowing State, at now: Double, madeSince since: UInt64 = 0,
+        garbage: inout Garbage
     ) -> [StaleDependent] {
         guard StaleDependents.isOn && !state.cached.isEmpty else { return [] }
         // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
@@ -403,6 +404,7 @@ final class World: Sendable {
                 }
             }
         }
+        guard !kept.isEmpty else { return [] }
         defer { garbage.append(kept) }  // parameter values: user code, after the lock
         return StaleDependents.dependents(of: changed, among: kept, madeSince: since)
     }
