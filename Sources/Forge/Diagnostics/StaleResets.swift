@@ -23,8 +23,8 @@ final class StaleReset {
     let takenRegistration: Registration??
     /// The instances it left stale, each with its chain to `factory`, in the order of ``keepers``.
     private let holders: [StaleHolder]
-    /// The slots marked. They may keep the reset, and it them: every way a mark ends (the instance dropped, a new one
-    /// kept, the report) breaks that cycle. (Held weakly, a factory's own box, the process's world's slot, would get
+    /// The slots marked. They may keep the reset, and it them: every way a mark ends (the instance dropped, a void mark
+    /// met, the report) breaks that cycle. (Held weakly, a factory's own box, the process's world's slot, would get
     /// a side table for good, which every retain of it then goes through.)
     private let keepers: [Slot]
     /// The world's count of each instance marked, in the order of ``keepers``: a slot that keeps another one since (a
@@ -93,7 +93,7 @@ extension StaleDependents {
 
     /// What a resolution of `box` in `world` (`nil` for the process's) that returns the instance of a parameter
     /// value's cell, `cell`, does for stale dependents: records the cell in the kept instance being made around it
-    /// (``dependents(of:among:madeAfter:)``), and reports a reset that left its instance stale.
+    /// (``dependents(of:among:madeSince:)``), and reports a reset that left its instance stale.
     static func resolving(cell: Slot, of box: FactoryBox, in world: World?) {
         record(cell.box)
         reportReset(leaving: cell, resolving: box, in: world)

@@ -382,9 +382,7 @@ final class World: Sendable {
         garbage: inout Garbage
     ) -> [StaleDependent] {
         guard StaleDependents.isOn && !state.cached.isEmpty else { return [] }
-        // In an isolated world, the factory of each slot; in the process's, a slot is its factory.
-        var factories: [ObjectIdentifier: FactoryBox] = [:]
-        if !isGlobal { for entry in state.slots.values { factories[entry.slot.id] = entry.box } }
+        let factories = factoriesBySlot(in: state)
         var kept: [KeptInstance] = []
         for entry in state.cached.values {
             for listed in entry.slots.values {
@@ -407,6 +405,13 @@ final class World: Sendable {
         guard !kept.isEmpty else { return [] }
         defer { garbage.append(kept) }  // parameter values: user code, after the lock
         return StaleDependents.dependents(of: changed, among: kept, madeSince: since)
+    }
+
+    /// In an isolated world, the factory of each slot, by slot; in the process's, none: a slot is its factory.
+    private func factoriesBySlot(in state: borrowing State) -> [ObjectIdentifier: FactoryBox] {
+        var factories: [ObjectIdentifier: FactoryBox] = [:]
+        if !isGlobal { for entry in state.slots.values { factories[entry.slot.id] = entry.box } }
+        return factories
     }
 
     /// Notes that `box`'s live closure ran here, as this world's test was told.
@@ -493,21 +498,11 @@ final class World: Sendable {
                 baseline[slot.id] = (slot, entry.registration)
             }
             // What each factory that changes had, while stale dependents are looked for.
-            var changed: [(slot: Slot, before: BeforeReset)] = []
-            if StaleDependents.isOn {
-                var slots = state.overridden  // as restore goes through them
-                for (id, entry) in baseline { slots[id] = entry.slot }
-                for slot in slots.values where slot.registration !== baseline[slot.id]?.registration {
-                    changed.append((slot, BeforeReset(of: slot, in: state, &garbage)))
-                }
-            }
-            Self.restore(baseline, in: &state, garbage: &garbage)
+            let changed = Self.restore(
+                baseline, in: &state, garbage: &garbage, notingBefore: StaleDependents.isOn)
             garbage.append(state.stack)  // snapshots may hold the last reference to a registration's closure
             state.stack = []
-            var factories: [ObjectIdentifier: FactoryBox] = [:]  // by slot, in an isolated world
-            if !changed.isEmpty && !isGlobal {
-                for entry in state.slots.values { factories[entry.slot.id] = entry.box }
-            }
+            let factories = changed.isEmpty ? [:] : factoriesBySlot(in: state)
             for (slot, before) in changed {
                 let box = factories[slot.id] ?? slot.box
                 let cause = "was returned to its baseline by Registrations.reset()"
@@ -518,17 +513,23 @@ final class World: Sendable {
 
     /// Gives every overridden slot, and every slot in `registrations`, the registration `registrations` holds
     /// for it (none if it is not there), and drops the instance of each one that changes.
+    /// With `notingBefore`, returns each slot that changes with what it had (``BeforeReset``).
+    @discardableResult
     private static func restore(
         _ registrations: [ObjectIdentifier: (slot: Slot, registration: Registration)],
-        in state: inout State, garbage: inout Garbage, registeredAt: [ObjectIdentifier: UInt64]? = nil
-    ) {
+        in state: inout State, garbage: inout Garbage, registeredAt: [ObjectIdentifier: UInt64]? = nil,
+        notingBefore: Bool = false
+    ) -> [(slot: Slot, before: BeforeReset)] {
         var slots = state.overridden
         for (id, entry) in registrations { slots[id] = entry.slot }
+        var changed: [(slot: Slot, before: BeforeReset)] = []
         for (id, slot) in slots where slot.registration !== registrations[id]?.registration {
+            if notingBefore { changed.append((slot, BeforeReset(of: slot, in: state, &garbage))) }
             set(registrations[id]?.registration, on: slot, in: &state, garbage: &garbage)
             // A registration given back dates from when it was first set: what was made with it since was made with it.
             if let registeredAt { state.registeredAt[id] = registeredAt[id] }
         }
+        return changed
     }
 
     // MARK: Scopes
