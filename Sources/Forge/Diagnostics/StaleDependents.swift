@@ -55,13 +55,14 @@ extension SharedContainer.Diagnostics {
 /// The stale-dependents policy, the flag that sends resolutions to the recording, and the recording: what each kept
 /// instance's closure resolved, stored with the instance in its slot (``SlotState/dependencies``).
 ///
-/// A creation of a kept instance runs its closure inside ``recording(_:)``, which collects, on this thread, every
+/// A creation of a kept instance runs its closure inside ``recording(in:_:)``, which collects, on this thread, every
 /// factory resolved until the closure returns (its `afterMake` hook included); an async one collects in its task
 /// (``TaskResolutionState/dependencies``). The resolution step (``FactoryBox/beginResolution()``) adds each resolution
 /// to the innermost collection under way, on the thread or else in the task: a `unique` factory's closure adds to its
-/// holder's, a kept one's to its own. A `graph` instance's closure collects its own too, which is added to its
-/// holder's and kept with the instance until the top-level resolution ends: a kept instance that gets it later in
-/// that resolution was made with all of it (``ThreadResolutionState/graphInstance(of:)``, ``AsyncGraph``).
+/// holder's, a kept one's to its own. A `graph` instance's closure collects its own too (but at the top level of a
+/// thread), which is added to its holder's and kept with the instance until the top-level resolution ends: a kept
+/// instance that gets it later in that resolution was made with all of it
+/// (``ThreadResolutionState/graphInstance(of:)``, ``AsyncGraph``).
 enum StaleDependents {
     typealias Policy = SharedContainer.Diagnostics.StaleDependentPolicy
 
@@ -100,18 +101,16 @@ enum StaleDependents {
     /// records no stale dependents (``World/recordsStaleDependents``).
     @inline(__always)
     static func recording(in world: @autoclosure () -> World, _ make: () -> AnyObject)
-        -> (made: AnyObject, dependencies: [FactoryBox])
+        -> (made: AnyObject, dependencies: Dependencies)
     {
-        guard isOn && world().recordsStaleDependents else { return (make(), []) }
+        guard isOn && world().recordsStaleDependents else { return (make(), .none) }
         FastPathWord.add(FastPathWord.staleRecording)
         defer { FastPathWord.add(-FastPathWord.staleRecording) }
-        let thread = ThreadResolutionState.current
-        let outer = thread.dependencies
-        thread.dependencies = []
+        // The thread's state borrowed twice rather than retained across the closure: 39 instructions fewer per cached
+        // creation (Benchmarks/README.md, "Stale dependents: a cheaper recording").
+        let outer = ThreadResolutionState.withCurrent { $0.beginRecording() }
         let made = make()
-        let dependencies = thread.dependencies ?? []
-        thread.dependencies = outer
-        return (made, dependencies)
+        return (made, ThreadResolutionState.withCurrent { $0.endRecording(resuming: outer) })
     }
 
     /// Counts an async creation of a kept instance that collects what it resolves (`delta` 1), or its end (-1), for
@@ -120,6 +119,12 @@ enum StaleDependents {
         asyncRecordings.add(delta)
         FastPathWord.add(delta * FastPathWord.staleRecording)
     }
+
+    /// Whether the flags word's stale bits are set (``FastPathWord/staleRecordings``): a creation of a kept instance
+    /// that collects what it resolves is under way, on some thread or in some task, or a reset left marks. While
+    /// they are clear, a resolution has nothing to record or look at (``resolving(cell:of:in:)``), as the resolution
+    /// step, which reads them, knows.
+    static var staleBitsSet: Bool { FastPathWord.current & FastPathWord.staleRecordings != 0 }
 
     /// Records a resolution of `dependency`, whose step begins, in the innermost creation of a kept instance that
     /// collects: this thread's, else the current task's.
@@ -146,7 +151,7 @@ struct KeptInstance {
         self.factory = factory
         self.keeper = keeper
         self.listed = listed
-        dependencies = state.dependencies
+        dependencies = state.dependencies.all
         self.value = value
         sequence = state.sequence
     }
@@ -325,6 +330,46 @@ extension ResolutionError {
             return "    " + steps.joined(separator: "\n     -> ")
         }
         return (names, lines.joined(separator: "\n"))
+    }
+}
+
+/// What the closure of a kept instance, or of a graph instance, was recorded as resolving (``StaleDependents``).
+@usableFromInline  // a parameter of ThreadResolutionState.setGraphInstance
+enum Dependencies {
+    case none
+    /// One factory, held as it is: an array of one, allocated with each creation that resolves one factory and freed
+    /// with its instance, cost the engine table's cached creation 368 instructions more (callgrind,
+    /// Benchmarks/README.md, "Stale dependents: a cheaper recording").
+    case one(FactoryBox)
+    case several([FactoryBox])
+
+    init(_ factories: [FactoryBox]) {
+        switch factories.count {
+        case 0: self = .none
+        case 1: self = .one(factories[0])
+        default: self = .several(factories)
+        }
+    }
+
+    var isEmpty: Bool {
+        if case .none = self { true } else { false }
+    }
+
+    /// The factories, in the order they were first resolved.
+    var all: [FactoryBox] {
+        switch self {
+        case .none: []
+        case .one(let factory): [factory]
+        case .several(let factories): factories
+        }
+    }
+
+    func forEach(_ body: (FactoryBox) -> Void) {
+        switch self {
+        case .none: break
+        case .one(let factory): body(factory)
+        case .several(let factories): factories.forEach(body)
+        }
     }
 }
 

@@ -84,7 +84,7 @@ extension FactoryBox {
             while true {
                 let cell = withUnsafePointer(to: parameter) { instanceSlot(for: $0, in: slot) }
                 // As in resolveModified: a parameter value's cell is recorded too.
-                if cell.box !== slot.box && StaleDependents.isOn {
+                if cell.box !== slot.box && StaleDependents.staleBitsSet && StaleDependents.isOn {
                     StaleDependents.resolving(cell: cell, of: self, in: world)
                 }
                 if let made = try await createOnceAsync(parameter, in: cell, registrationFrom: slot, world: world) {
@@ -177,7 +177,7 @@ extension FactoryBox {
         let isShared = kind == .shared
         let kept = made.flatMap { isShared ? sharedObject(in: $0) : isNil($0) ? nil : $0 }
         let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
-        var recorded = dependencies?.all ?? []
+        var recorded = Dependencies(dependencies?.all ?? [])
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             cell.withLock { state in
                 state.asyncCreation = nil

@@ -7,8 +7,9 @@ extension FactoryBox {
     func resolveModified(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         while true {
             let cell = instanceSlot(for: parameter, in: slot)
-            // Which value's instance the kept instance being made around it gets (StaleDependents.dependents).
-            if cell.box !== slot.box && StaleDependents.isOn {
+            // Which value's instance the kept instance being made around it gets (StaleDependents.dependents). The
+            // stale bits first: a hit outside every creation, with no reset's marks left, reads nothing more.
+            if cell.box !== slot.box && StaleDependents.staleBitsSet && StaleDependents.isOn {
                 StaleDependents.resolving(cell: cell, of: self, in: isolatedWorldForResolution())
             }
             if definition.timeToLive != nil {

@@ -205,26 +205,26 @@ extension FactoryBox {
     /// resolutions get it (finishMaking records it first).
     func graphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
         if let recorded = ThreadResolutionState.graphInstance(of: self) { return recorded }
+        let isTopLevel = ThreadResolutionState.depth == 0
         // A call of its own while stale dependents are recorded: written here, its tuple and array cost the engine
         // table's graph row 54 instructions more with the recording off, 21 apart (Benchmarks/README.md, "Stale
-        // dependents").
-        if StaleDependents.isOn { return recordedGraphInstance(parameter, in: slot) }
-        let isTopLevel = ThreadResolutionState.depth == 0
+        // dependents"). At the top level, no collection on this thread gets what the closure resolves, and the
+        // instance is not kept for later: recording it would change nothing (an async creation's collection gets
+        // each resolution in the closure through the resolution step all the same).
+        if !isTopLevel && StaleDependents.isOn { return recordedGraphInstance(parameter, in: slot) }
         let made = runClosure(parameter, in: slot)
         if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
         return made
     }
 
-    /// ``graphInstance(_:in:)``'s new instance while stale dependents are recorded: what the closure resolves is its
-    /// holder's, and goes with the instance, for a kept one that gets it later in the top-level resolution.
+    /// ``graphInstance(_:in:)``'s new instance inside a resolution, while stale dependents are recorded: what the
+    /// closure resolves is its holder's, and goes with the instance, for a kept one that gets it later in the
+    /// top-level resolution.
     @inline(never)
     private func recordedGraphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
-        let isTopLevel = ThreadResolutionState.depth == 0
         let (made, dependencies) = StaleDependents.recording(in: World.current) { runClosure(parameter, in: slot) }
-        for dependency in dependencies { StaleDependents.record(dependency) }
-        if !isTopLevel && !isNil(made) {
-            ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies)
-        }
+        dependencies.forEach(StaleDependents.record)
+        if !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies) }
         return made
     }
 }

@@ -125,7 +125,7 @@ struct SlotState: CreationState {
     var sequence: UInt64 = 0
     /// The factories the kept instance's closure resolved while it was made, stale dependents being recorded
     /// (``StaleDependents``); none otherwise. Set when the instance is kept, dropped with it.
-    var dependencies: [FactoryBox] = []
+    var dependencies = Dependencies.none
     /// The reset that left the kept instance stale, if one did: reported when a resolution next returns it
     /// (``StaleReset``). Dropped with the instance.
     var staleAfter: StaleReset?
@@ -163,7 +163,7 @@ struct SlotState: CreationState {
         sharedObject = nil
         expiresAt = .infinity
         if !dependencies.isEmpty { garbage.append(dependencies) }  // a factory's deinit is user code: after the lock
-        dependencies = []
+        dependencies = .none
         if staleAfter != nil { garbage.append(staleAfter.take()) }  // it holds parameter values: user code
         if !cells.isEmpty { retireCells(keeping: { _, _ in false }, garbage: &garbage) }
     }

@@ -30,14 +30,19 @@ final class ThreadResolutionState {
     @exclusivity(unchecked) private var graphInstances: [AnyObject] = []
     /// While stale dependents are recorded, the factories the closure of each of the graph's instances resolved, by
     /// factory: a kept instance made with one of those instances was made with them too (``StaleDependents``).
-    @exclusivity(unchecked) private var graphDependencies: [ObjectIdentifier: [FactoryBox]] = [:]
+    @exclusivity(unchecked) private var graphDependencies: [ObjectIdentifier: Dependencies] = [:]
     /// The instances of scopes that keep them whose `afterMake` hooks run on this thread, innermost last, each with
     /// the slot it was made in and a pointer to its parameter (valid while its hook runs): what a resolution of one
     /// of them on this thread gets (``FactoryBox/instanceBeingCompleted(_:in:)``).
     private var completing: [(slot: Slot, parameter: UnsafeRawPointer, instance: AnyObject)] = []
-    /// The factories resolved so far inside the closure of the innermost kept instance being made on this thread, while
-    /// stale dependents are recorded (``StaleDependents/recording(_:)``); `nil` outside every such closure.
-    var dependencies: [FactoryBox]?
+    /// While stale dependents are recorded, the factories resolved so far inside the closures of the kept instances
+    /// being made on this thread, outermost first, the innermost's from ``recordingStart`` on
+    /// (``StaleDependents/recording(in:_:)``). One buffer whose storage stays between creations, each copied out
+    /// once at its end: none grows an array of its own, and a creation that resolved one factory allocates nothing
+    /// (``Dependencies/one(_:)``).
+    @exclusivity(unchecked) private var recorded: [FactoryBox] = []
+    /// Where the innermost collection under way on this thread starts in ``recorded``; `nil` outside every one.
+    @exclusivity(unchecked) private(set) var recordingStart: Int?
     /// While tracing, the factories whose traced resolutions run on this thread, outermost first.
     var traced: [String] = []
     /// While tracing, the async resolution whose closure the outermost of ``traced`` runs in, if any.
@@ -75,12 +80,35 @@ final class ThreadResolutionState {
         chainParameters.removeLast()
     }
 
-    /// Adds `factory` to ``dependencies``, once, if a kept instance being made on this thread collects them; returns
-    /// whether one does.
+    /// Adds `factory` to the innermost collection under way on this thread, once, if there is one; returns whether
+    /// there is.
     func record(_ factory: FactoryBox) -> Bool {
-        guard dependencies != nil else { return false }
-        if !dependencies.unsafelyUnwrapped.contains(where: { $0 === factory }) { dependencies?.append(factory) }
+        guard let start = recordingStart else { return false }
+        for index in start..<recorded.count where recorded[index] === factory { return true }
+        recorded.append(factory)
         return true
+    }
+
+    /// Starts a collection of what is resolved on this thread, inside the one under way, if any, which resumes at
+    /// ``endRecording(resuming:)``: pass it what this returns.
+    func beginRecording() -> Int? {
+        defer { recordingStart = recorded.count }
+        return recordingStart
+    }
+
+    /// Ends the collection ``beginRecording()`` started, and returns what it collected.
+    func endRecording(resuming outer: Int?) -> Dependencies {
+        let start = recordingStart.unsafelyUnwrapped
+        recordingStart = outer
+        switch recorded.count - start {
+        case 0: return .none
+        case 1: return .one(recorded.removeLast())
+        default:
+            let collected = Array(recorded[start...])
+            // Releases no factory: `collected` holds each one, so no deinit runs meanwhile.
+            recorded.removeSubrange(start...)
+            return .several(collected)
+        }
     }
 
     /// Runs `hook`, the `afterMake` hook of `instance`, made in `slot` with the parameter at `parameter`, with the
@@ -116,16 +144,16 @@ final class ThreadResolutionState {
     func runningHook<R>(suspendingTrace: Bool = true, _ body: () -> R) -> R {
         var chain: [FactoryBox] = []
         var chainParameters: [UnsafeRawPointer] = []
-        var dependencies: [FactoryBox]? = nil
+        var recordingStart: Int? = nil
         var isRunningHook = true
         swap(&chain, &self.chain)
         swap(&chainParameters, &self.chainParameters)
-        swap(&dependencies, &self.dependencies)
+        swap(&recordingStart, &self.recordingStart)
         swap(&isRunningHook, &self.isRunningHook)
         defer {
             swap(&chain, &self.chain)
             swap(&chainParameters, &self.chainParameters)
-            swap(&dependencies, &self.dependencies)
+            swap(&recordingStart, &self.recordingStart)
             swap(&isRunningHook, &self.isRunningHook)
         }
         guard suspendingTrace else { return TaskResolutionState.$current.withValue(nil, operation: body) }
@@ -197,18 +225,21 @@ final class ThreadResolutionState {
         guard forge_has_graph() else { return nil }
         return withCurrent { thread in
             guard let index = thread.graphFactories.firstIndex(where: { $0 === factory }) else { return nil }
-            if !thread.graphDependencies.isEmpty, let dependencies = thread.graphDependencies[ObjectIdentifier(factory)]
-            {
-                for dependency in dependencies { StaleDependents.record(dependency) }
-            }
+            if !thread.graphDependencies.isEmpty { thread.recordDependencies(ofGraphInstanceOf: factory) }
             return thread.graphInstances[index]
         }
+    }
+
+    /// Records what the closure of `factory`'s graph instance resolved (``StaleDependents/record(_:)``).
+    @inline(never)  // off graphInstance(of:): inlined, its loop cost each graph hit 3 instructions, recording or not
+    private func recordDependencies(ofGraphInstanceOf factory: AnyObject) {
+        graphDependencies[ObjectIdentifier(factory)]?.forEach(StaleDependents.record)
     }
 
     /// Records the graph instance `factory` made, with the factories its closure resolved while stale dependents are
     /// recorded, until the current top-level resolution ends.
     @usableFromInline static func setGraphInstance(
-        _ instance: AnyObject, of factory: AnyObject, dependencies: [FactoryBox] = []
+        _ instance: AnyObject, of factory: AnyObject, dependencies: Dependencies = .none
     ) {
         withCurrent { thread in
             thread.graphFactories.append(factory)
@@ -223,7 +254,9 @@ final class ThreadResolutionState {
     private func emptyGraph() {
         var instances: [AnyObject] = []
         var factories: [AnyObject] = []
-        var dependencies: [ObjectIdentifier: [FactoryBox]] = [:]
+        // Not `[:]`, a literal: 51 instructions more per top-level resolution that made a graph instance, recording or
+        // not (Benchmarks/README.md, "Stale dependents: a cheaper recording").
+        var dependencies = [ObjectIdentifier: Dependencies]()
         swap(&instances, &graphInstances)
         swap(&factories, &graphFactories)
         if !graphDependencies.isEmpty { swap(&dependencies, &graphDependencies) }

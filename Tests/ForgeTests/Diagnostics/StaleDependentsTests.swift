@@ -58,6 +58,8 @@ extension Container {
     fileprivate static let staleGraph = Factory(scope: .graph) { Whole([staleMock()]) }
     fileprivate static let staleOfGraph = Factory(scope: .cached) { Whole([staleGraph()]) }
     fileprivate static let staleGraphRoot = Factory { Whole([staleGraph(), staleOfGraph()]) }
+    /// Resolves the graph factory synchronously, at the top level of its thread: no closure runs there around it.
+    fileprivate static let staleOfTopLevelGraph = AsyncFactory(scope: .cached) { Whole([staleGraph()]) }
     fileprivate static let staleAsyncGraph = AsyncFactory(scope: .graph) { Whole([staleMock()]) }
     fileprivate static let staleOfAsyncGraph = AsyncFactory(scope: .cached) { Whole([await staleAsyncGraph()]) }
     fileprivate static let staleAsyncGraphRoot = AsyncFactory {
@@ -107,7 +109,7 @@ private let records = Container.Diagnostics.staleDependents != .off
 private func recorded(by box: FactoryBox, for value: AnyHashable? = nil) -> [ObjectIdentifier] {
     let slot = World.current.slot(for: box)
     let target = value.map { slot.cell(for: $0) } ?? slot
-    return target.withLock { $0.dependencies }.map(ObjectIdentifier.init)
+    return target.withLock { $0.dependencies }.all.map(ObjectIdentifier.init)
 }
 
 private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(ObjectIdentifier.init) }
@@ -159,6 +161,16 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         }
     }
 
+    @Test("An async kept instance records what a graph instance it made at the top level of its thread resolved")
+    func asyncInstancesRecordTopLevelGraphInstances() async {
+        await Container.Registrations.isolated {
+            _ = await Container.staleOfTopLevelGraph()
+            #expect(
+                recorded(by: Container.staleOfTopLevelGraph.box)
+                    == ids(Container.staleGraph.box, Container.staleMock.box))
+        }
+    }
+
     @Test("Each parameter value's instance records its own")
     func eachParameterValueRecords() {
         Container.Registrations.isolated {
@@ -184,7 +196,7 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         Container.Registrations.isolated {
             _ = Container.staleComposer()
             #expect(recorded(by: Container.staleComposer.box).isEmpty)
-            #expect(ThreadResolutionState.current.dependencies == nil)
+            #expect(ThreadResolutionState.current.recordingStart == nil)
         }
     }
 }
@@ -632,7 +644,7 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
             Container.Diagnostics.staleDependents = .warn
             Container.Scope.cached.reset()
             _ = Container.staleHolder()
-            precondition(Slot(box: Container.staleHolder.box).withLock { $0.dependencies }.count == 3)
+            precondition(Slot(box: Container.staleHolder.box).withLock { $0.dependencies }.all.count == 3)
             // Once no creation records, the flags are clear again: a hit takes the fast path with the recording on.
             precondition(FastPathWord.current & FastPathWord.staleRecordings == 0)
         }
