@@ -143,7 +143,7 @@ struct KeptInstance {
     let factory: FactoryBox
     let keeper: Slot
     let listed: Slot
-    let dependencies: [FactoryBox]
+    let dependencies: Dependencies
     let value: AnyHashable?
     let sequence: UInt64
 
@@ -151,7 +151,7 @@ struct KeptInstance {
         self.factory = factory
         self.keeper = keeper
         self.listed = listed
-        dependencies = state.dependencies.all
+        dependencies = state.dependencies
         self.value = value
         sequence = state.sequence
     }
@@ -195,10 +195,10 @@ extension StaleDependents {
         while grew {
             grew = false
             remaining.removeAll { instance in
-                let via = instance.dependencies.lazy.compactMap { dependency in
+                let via = instance.dependencies.firstNonNil { dependency in
                     // One made before what the change took away was made with something else.
                     dependency === changed && instance.sequence < since ? nil : chains[ObjectIdentifier(dependency)]
-                }.first
+                }
                 guard let via else { return false }
                 let chain = [instance.factory] + via
                 let isCell = instance.keeper.box !== instance.listed.box
@@ -355,12 +355,12 @@ enum Dependencies {
         if case .none = self { true } else { false }
     }
 
-    /// The factories, in the order they were first resolved.
-    var all: [FactoryBox] {
+    /// The first non-`nil` result of `transform` on the factories, in order: no array is made of one.
+    func firstNonNil<R>(_ transform: (FactoryBox) -> R?) -> R? {
         switch self {
-        case .none: []
-        case .one(let factory): [factory]
-        case .several(let factories): factories
+        case .none: nil
+        case .one(let factory): transform(factory)
+        case .several(let factories): factories.lazy.compactMap(transform).first
         }
     }
 

@@ -109,7 +109,10 @@ private let records = Container.Diagnostics.staleDependents != .off
 private func recorded(by box: FactoryBox, for value: AnyHashable? = nil) -> [ObjectIdentifier] {
     let slot = World.current.slot(for: box)
     let target = value.map { slot.cell(for: $0) } ?? slot
-    return target.withLock { $0.dependencies }.all.map(ObjectIdentifier.init)
+    var ids: [ObjectIdentifier] = []
+    func add(_ factory: FactoryBox) { ids.append(ObjectIdentifier(factory)) }
+    target.withLock { $0.dependencies }.forEach(add)
+    return ids
 }
 
 private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(ObjectIdentifier.init) }
@@ -644,7 +647,7 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
             Container.Diagnostics.staleDependents = .warn
             Container.Scope.cached.reset()
             _ = Container.staleHolder()
-            precondition(Slot(box: Container.staleHolder.box).withLock { $0.dependencies }.all.count == 3)
+            precondition(recorded(by: Container.staleHolder.box).count == 3)
             // Once no creation records, the flags are clear again: a hit takes the fast path with the recording on.
             precondition(FastPathWord.current & FastPathWord.staleRecordings == 0)
         }
