@@ -110,7 +110,9 @@ enum StaleDependents {
         // creation (Benchmarks/README.md, "Stale dependents: a cheaper recording").
         let outer = ThreadResolutionState.withCurrent { $0.beginRecording() }
         let made = make()
-        return (made, ThreadResolutionState.withCurrent { $0.endRecording(resuming: outer) })
+        let dependencies = ThreadResolutionState.withCurrent { $0.endRecording(resuming: outer) }
+        dependencies.noteDependencies()
+        return (made, dependencies)
     }
 
     /// Counts an async creation of a kept instance that collects what it resolves (`delta` 1), or its end (-1), for
@@ -362,6 +364,12 @@ enum Dependencies {
         case .one(let factory): transform(factory)
         case .several(let factories): factories.lazy.compactMap(transform).first
         }
+    }
+
+    /// Marks each factory as one a kept instance was made with (``Slot/noteDependency()``), before the instance is
+    /// kept.
+    func noteDependencies() {
+        forEach { Slot(box: $0).noteDependency() }
     }
 
     func forEach(_ body: (FactoryBox) -> Void) {

@@ -178,6 +178,7 @@ extension FactoryBox {
         let kept = made.flatMap { isShared ? sharedObject(in: $0) : isNil($0) ? nil : $0 }
         let expiresAt = definition.timeToLive.map { world.runContext.now() + $0 } ?? .infinity
         var recorded = Dependencies(dependencies?.all ?? [])
+        recorded.noteDependencies()
         let unchanged = world.publish(slot, in: scope, startedAt: epoch) { unchanged, sequence in
             cell.withLock { state in
                 state.asyncCreation = nil

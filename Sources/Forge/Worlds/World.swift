@@ -283,6 +283,8 @@ final class World: Sendable {
     private func resetMarkingStale(_ box: FactoryBox, _ options: FactoryResetOptions) {
         change { state, garbage in
             let slot = slot(for: box, in: &state)
+            // Under the world's lock: an instance kept before it, made with the factory, set the bit before.
+            guard Slot(box: box).isDependency else { return reset(slot, of: box, options, in: &state, &garbage) }
             let before = BeforeReset(of: slot, in: state, &garbage)
             reset(slot, of: box, options, in: &state, &garbage)
             let cause = options == .all ? "reset()" : options == .scope ? "reset(.scope)" : "reset(.registration)"
@@ -374,14 +376,16 @@ final class World: Sendable {
     }
 
     /// The instances this world keeps that were made with what `changed` makes, directly or through others, each
-    /// with the chain that leads to it; none while nothing records what kept instances resolve. A weakly held instance
+    /// with the chain that leads to it; none while nothing records what kept instances resolve, or if no kept instance
+    /// was ever recorded as made with `changed` (``Slot/Summary/isDependency``). A weakly held instance
     /// is loaded to tell whether it lives, into `garbage`; one expired by `now` is not kept: the next resolution makes
     /// it anew.
     private func dependents(
         of changed: FactoryBox, in state: borrowing State, at now: Double, madeSince since: UInt64 = 0,
         garbage: inout Garbage
     ) -> [StaleDependent] {
-        guard StaleDependents.isOn && !state.cached.isEmpty else { return [] }
+        // No kept instance was ever made with `changed` (Slot.Summary.isDependency): nothing to look at.
+        guard StaleDependents.isOn && !state.cached.isEmpty && Slot(box: changed).isDependency else { return [] }
         let factories = factoriesBySlot(in: state)
         var kept: [KeptInstance] = []
         for entry in state.cached.values {

@@ -12,6 +12,14 @@ private final class Whole: Sendable {
 }
 
 extension Container {
+    /// Resolved by no other test: whether each is known as a dependency depends on the test that uses them only.
+    fileprivate static let markLeaf = Factory { Part() }
+    fileprivate static let markHolder = Factory(scope: .cached) { Whole([markLeaf()]) }
+    fileprivate static let markAsyncLeaf = ParameterFactory<Int, Part>(scope: .cached) { _ in Part() }
+        .scopeOnParameters
+    fileprivate static let markAsyncHolder = AsyncFactory(scope: .cached) { Whole([markAsyncLeaf(1)]) }
+    fileprivate static let markUnkept = Factory { Part() }
+    fileprivate static let markUnique = Factory { Whole([markUnkept()]) }
     fileprivate static let staleLeaf = Factory { Part() }
     fileprivate static let staleCachedLeaf = Factory(scope: .cached) { Part() }
     /// Unique: what it resolves, its holder holds.
@@ -191,6 +199,28 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         Container.Registrations.isolated {
             _ = Container.staleHooked()
             #expect(recorded(by: Container.staleHooked.box) == ids(Container.staleLeaf.box))
+        }
+    }
+
+    @Test("A factory is known as a dependency once a kept instance is made with it, sync or async, and only then")
+    func knownAsADependency() async {
+        func isDependency(_ box: FactoryBox) -> Bool { Slot(box: box).isDependency }
+        await Container.Registrations.isolated {
+            _ = Container.markUnique()  // resolved in a unique factory's closure: no kept instance has it
+            _ = Container.markLeaf()
+            #expect(!isDependency(Container.markUnkept.box))
+            #expect(!isDependency(Container.markLeaf.box))
+            Container.markLeaf.register { Part() }
+            _ = Container.markHolder()
+            #expect(isDependency(Container.markLeaf.box))
+            #expect(!isDependency(Container.markAsyncLeaf.box))
+            _ = await Container.markAsyncHolder()
+            #expect(isDependency(Container.markAsyncLeaf.box))
+            #expect(!isDependency(Container.markHolder.box) && !isDependency(Container.markAsyncHolder.box))
+            #expect(!isDependency(Container.markUnkept.box))
+            // A reset of the leaf's registration, the leaf known as a dependency, marks the holder made with it.
+            Container.markLeaf.reset()
+            #expect(World.current.slot(for: Container.markHolder.box).withLock { $0.staleAfter } != nil)
         }
     }
 
