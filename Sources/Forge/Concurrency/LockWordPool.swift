@@ -1,7 +1,7 @@
 // Forge: lock words at stable addresses, for objects that cannot keep theirs in a tail allocation.
 
 /// Pairs of 32-bit words at stable addresses, for ``FactoryBox``: its lock, and a summary of its state that can be
-/// read without it.
+/// read without it; and a third word, after the pair, for a fact read without the lock (``Slot/isDependency``).
 ///
 /// A lock needs an address that never moves, and a Swift class's stored property has none that Swift promises. A
 /// ``LockedBuffer`` keeps its words in its tail allocation, but it is a generic subclass of `ManagedBuffer`: as a
@@ -11,7 +11,7 @@
 ///
 /// Each pair has a cache line of its own, so that threads locking different factories do not write to one line.
 struct LockWordPool: Sendable {
-    /// Two words: the lock (`LockWord`), then the summary.
+    /// Two words: the lock (`LockWord`), then the summary; the third word follows them.
     typealias Pair = UnsafeMutablePointer<UInt32>
 
     /// The pool every box takes its words from. (Another pool is for tests: its slabs are never freed either.)
@@ -30,7 +30,7 @@ struct LockWordPool: Sendable {
         static let stride = 16
     }
 
-    /// A pair: the lock unlocked, the summary zero.
+    /// A pair: the lock unlocked, the summary and the third word zero (a dead box's, given back, are not).
     func take() -> Pair {
         let pair = pool.withLock { pool in
             if let pair = pool.free.popLast() { return pair }
@@ -46,6 +46,7 @@ struct LockWordPool: Sendable {
         }
         LockWord.initialize(pair)
         LockWord.store(0, to: pair + 1)
+        LockWord.store(0, to: pair + 2)
         return pair
     }
 

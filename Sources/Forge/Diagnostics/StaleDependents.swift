@@ -99,8 +99,11 @@ enum StaleDependents {
     /// The creation counts in ``FastPathWord`` while it runs: only then are resolutions recorded, so that a hit
     /// outside every creation keeps the fast path while the recording is on. Nothing is recorded in `world` if it
     /// records no stale dependents (``World/recordsStaleDependents``).
+    ///
+    /// For a kept instance (`keeping`), each factory collected is noted as one a kept instance was made with
+    /// (``Slot/isDependency``) before it returns; a graph instance's go to its holder's collection, noted with it.
     @inline(__always)
-    static func recording(in world: @autoclosure () -> World, _ make: () -> AnyObject)
+    static func recording(in world: @autoclosure () -> World, keeping: Bool = true, _ make: () -> AnyObject)
         -> (made: AnyObject, dependencies: Dependencies)
     {
         guard isOn && world().recordsStaleDependents else { return (make(), .none) }
@@ -111,7 +114,7 @@ enum StaleDependents {
         let outer = ThreadResolutionState.withCurrent { $0.beginRecording() }
         let made = make()
         let dependencies = ThreadResolutionState.withCurrent { $0.endRecording(resuming: outer) }
-        dependencies.noteDependencies()
+        if keeping { dependencies.noteDependencies() }
         return (made, dependencies)
     }
 
@@ -286,24 +289,32 @@ extension ResolutionError {
         return problem
     }
 
-    /// `reset` left instances `world` keeps stale, `stale` those still kept, and a resolution of `resolved` is about
-    /// to return one of them.
+    /// `reset` left instances `world` keeps stale, `stale` those still kept, through `factories` (those of the reset's
+    /// changes that `stale` are stale through), and a resolution of `resolved` is about to return one of them.
     static func staleDependents(
-        after reset: StaleReset, leaving stale: [StaleHolder], resolving resolved: FactoryBox, in world: World
+        after reset: StaleReset, of factories: [FactoryBox], leaving stale: [StaleHolder],
+        resolving resolved: FactoryBox,
+        in world: World
     ) -> ResolutionError {
         let (names, lines) = staleHolders(stale)
-        let factory = reset.factory
+        let several = factories.count > 1
+        let sites = factories.map(\.definition.site)
+        let declared =
+            several
+            ? "the factories declared at \(sites.dropLast().joined(separator: ", ")) and \(sites.last!)"
+            : "the factory declared at \(sites[0])"
         var problem = ResolutionError(
-            kind: .staleDependents, factory: factory.displayName, chain: names, world: world.description,
+            kind: .staleDependents, factory: factories.map(\.displayName).joined(separator: ", "), chain: names,
+            world: world.description,
             description: """
-                Forge: stale dependents. \(factory.displayName) \(reset.cause) in \(world.description) after \
-                instances kept there were \(staleKept)
+                Forge: stale dependents. \(reset.cause.sentence(factories.map(\.displayName))) in \(world.description) \
+                after instances kept there were \(several ? staleKeptOfSeveral : staleKept)
                 \(lines)
                 \(resolved.displayName) was resolved after the reset, and got one of them.
-                Reset them with it: call resetDependents() on the factory declared at \(factory.definition.site) just \
-                before resetting it, which drops the instances this world keeps that were made with it, \
-                transitively, or reset their scopes too; the next resolution makes them anew. To silence this, set \
-                Container.Diagnostics.staleDependents = .off.
+                Reset them with \(several ? "those" : "it"): call resetDependents() on \(declared) just before \
+                resetting \(several ? "them" : "it"), which drops the instances this world keeps that were made with \
+                \(several ? "them" : "it"), transitively, or reset their scopes too; the next resolution makes them \
+                anew. To silence this, set Container.Diagnostics.staleDependents = .off.
                 """)
         problem.distinction = "reset"
         return problem
@@ -314,11 +325,20 @@ extension ResolutionError {
         them returns them still.
         """
 
+    private static let staleKeptOfSeveral = """
+        made with their previous instances, directly or through other factories: they keep what they got, and \
+        resolving them returns them still.
+        """
+
     /// The factories `stale` are of, each once (one may keep an instance per parameter value), and a line for each
-    /// holder, once: its chain, with the parameter value it is kept for.
+    /// holder and factory it is stale through, once: its chain, with the parameter value it is kept for.
     private static func staleHolders(_ stale: [StaleHolder]) -> (names: [String], lines: String) {
         var holders: [StaleHolder] = []
-        for holder in stale where !holders.contains(where: { $0.keeper == holder.keeper }) { holders.append(holder) }
+        // An instance stale through two factories a reset changed has a line for each.
+        for holder in stale
+        where !holders.contains(where: { $0.keeper == holder.keeper && $0.chain.last === holder.chain.last }) {
+            holders.append(holder)
+        }
         var names: [String] = []
         for holder in holders where !names.contains(holder.chain[0].displayName) {
             names.append(holder.chain[0].displayName)

@@ -1,74 +1,123 @@
 // Forge: stale dependents a reset left, reported when a resolution next returns one of them.
 
-/// A reset of `factory` in a world (its `reset()`, `reset(.scope)`, `Registrations.reset()`) after which instances the
-/// world keeps were made with what the reset took away: the factory's next resolution makes a new instance, and they
-/// keep the old one. Only instances kept since what it took away was made count: the registration (since it was set;
-/// a `pop()` gives back when), or the instance it dropped (``World/markStale(after:of:_:by:in:_:)``).
+/// A reset in a world, of one factory (its `reset()`, `reset(.scope)`) or of every factory the world changed
+/// (`Registrations.reset()`), after which instances the world keeps were made with what the reset took away: each
+/// factory's next resolution makes a new instance, and they keep the old one. Only instances kept since what it took
+/// away was made count: the registration (since it was set; a `pop()` gives back when), or the instance it dropped
+/// (``World/staleDependents(after:of:_:in:_:)``).
 ///
 /// A reset usually restores what a test changed just before its scopes are reset, or comes before `resetDependents()`:
 /// reported then, it would be a false alarm. So each such instance's slot is marked (``SlotState/staleAfter``), and the
 /// reset is reported when a resolution first returns one of them (``StaleDependents/resolving(_:in:)``): an instance
-/// still in use, made with what the reset took away. Dropping an instance drops its mark; one that dies without being
-/// dropped (a `shared` one) leaves it void, cleared when a resolution meets it on the instance kept after it; the
-/// report clears the others. A reset that took away only a registration, which the world has again when one of its
-/// marks is met (a `pop()` gave it back), is not reported: its marks are void, and cleared.
+/// still in use, made with what the reset took away. One report names every instance still marked, through every
+/// factory the reset changed. Dropping an instance drops its mark; one that dies without being dropped (a `shared`
+/// one) leaves it void, cleared when a resolution meets it on the instance kept after it; the report clears the others.
+/// A factory whose reset took away only a registration, which the world has again when the report is made (a `pop()`
+/// gave it back), made nothing stale: the instances stale only through it are not named, and none named, nothing is
+/// reported.
 ///
 /// While a reset has a mark left, every resolution takes the slow path, which looks for it: the reset counts in
 /// ``FastPathWord``'s stale bits from its making to its end, which comes once no slot marks it.
 final class StaleReset {
-    let factory: FactoryBox
-    /// How the message says the reset was made: "was reset, with reset(),", say.
-    let cause: String
-    /// The registration the reset took away, if it dropped no instance: the mark is void while the world has it again.
-    let takenRegistration: Registration??
-    /// The instances it left stale, each with its chain to `factory`, in the order of ``keepers``.
-    private let holders: [StaleHolder]
+    /// How a reset was made, for its message.
+    enum Cause {
+        /// A factory's `reset(...)`: `call` is "reset()", say.
+        case reset(call: String)
+        /// `Registrations.reset()`, which returns every factory the world changed to its baseline.
+        case registrationsReset
+
+        /// What the message says happened to `factories` (their names, one for a factory's reset).
+        func sentence(_ factories: [String]) -> String {
+            switch self {
+            case .reset(let call): "\(factories[0]) was reset, with \(call),"
+            case .registrationsReset where factories.count == 1:
+                "\(factories[0]) was returned to its baseline by Registrations.reset()"
+            case .registrationsReset:
+                "\(factories.dropLast().joined(separator: ", ")) and \(factories.last!) were returned to their "
+                    + "baselines by Registrations.reset()"
+            }
+        }
+    }
+
+    /// What the reset did to one factory that left instances stale.
+    struct Change {
+        let factory: FactoryBox
+        /// The registration the reset took away, if it dropped no instance: instances stale only through this change
+        /// are not while the world has it again.
+        let takenRegistration: Registration??
+    }
+
+    /// An instance the reset left stale: the slot that keeps it (the world's `sequence`th), and its chain to the
+    /// factory of ``changes``[`change`]. An instance stale through two of them has two.
+    private struct Mark {
+        let keeper: Slot
+        let sequence: UInt64
+        let holder: StaleHolder
+        let change: Int
+    }
+
+    let cause: Cause
+    /// Each factory whose reset left instances stale.
+    let changes: [Change]
     /// The slots marked. They may keep the reset, and it them: every way a mark ends (the instance dropped, a void mark
     /// met, the report) breaks that cycle. (Held weakly, a factory's own box, the process's world's slot, would get
     /// a side table for good, which every retain of it then goes through.)
-    private let keepers: [Slot]
-    /// The world's count of each instance marked, in the order of ``keepers``: a slot that keeps another one since (a
-    /// `shared` instance died, and a new one was kept) keeps a void mark.
-    private let sequences: [UInt64]
+    private let marks: [Mark]
     private let claim = RunClaim()
 
-    init(of factory: FactoryBox, by cause: String, taking registration: Registration??, leaving stale: [StaleDependent])
-    {
-        self.factory = factory
+    init(by cause: Cause, leaving stale: [(change: Change, dependents: [StaleDependent])]) {
         self.cause = cause
-        takenRegistration = registration
-        holders = stale.map(\.holder)
-        keepers = stale.map(\.keeper)
-        sequences = stale.map(\.sequence)
+        changes = stale.map(\.change)
+        marks = stale.enumerated().flatMap { index, change in
+            change.dependents.map {
+                Mark(keeper: $0.keeper, sequence: $0.sequence, holder: $0.holder, change: index)
+            }
+        }
         StaleDependents.countMark(1)
     }
 
     deinit { StaleDependents.countMark(-1) }
 
+    /// Every slot it marks (one per instance, which may be stale through several factories).
+    var keepers: [(slot: Slot, sequence: UInt64)] {
+        var seen = Set<ObjectIdentifier>()
+        return marks.filter { seen.insert($0.keeper.id).inserted }.map { ($0.keeper, $0.sequence) }
+    }
+
     /// Whether this reset marked the instance `slot` keeps, the world's `sequence`th: not a later one, kept in the same
     /// slot after the marked one died.
     func marks(_ slot: Slot, keptAs sequence: UInt64) -> Bool {
-        zip(keepers, sequences).contains { $0.id == slot.id && $1 == sequence }
+        marks.contains { $0.keeper.id == slot.id && $0.sequence == sequence }
     }
 
     /// Reports the reset, once, as `world` meets it: a resolution of `resolved` returns one of the instances it left.
     /// Clears every mark it left first, so that resolutions go back to the fast path; the report names the instances
-    /// that were still marked. Nothing is reported when `world` has the registration it took away again.
+    /// that were still marked, through each factory that changed. Instances stale only through a factory whose taken
+    /// registration `world` has again are not named.
     func report(resolving resolved: FactoryBox, in world: World) {
         guard claim.take() else { return }
         var garbage = Garbage()
-        var marked: [StaleHolder] = []
-        for (keeper, holder) in zip(keepers, holders) {
-            keeper.withLock { state in
+        var marked = Set<ObjectIdentifier>()
+        for keeper in keepers {
+            keeper.slot.withLock { state in
                 guard state.staleAfter === self else { return }
                 garbage.append(state.staleAfter.take())
-                marked.append(holder)
+                marked.insert(keeper.slot.id)
             }
         }
         garbage.empty()
-        if let taken = takenRegistration, world.slot(for: factory).registration === taken { return }
+        let given = changes.map { change in
+            change.takenRegistration.map { world.slot(for: change.factory).registration === $0 } ?? false
+        }
+        let named = marks.filter { marked.contains($0.keeper.id) && !given[$0.change] }
+        guard !named.isEmpty else { return }
+        var factories: [FactoryBox] = []
+        for mark in named where !factories.contains(where: { $0 === changes[mark.change].factory }) {
+            factories.append(changes[mark.change].factory)
+        }
         ProblemRoute.report(
-            .staleDependents(after: self, leaving: marked, resolving: resolved, in: world), metIn: world)
+            .staleDependents(after: self, of: factories, leaving: named.map(\.holder), resolving: resolved, in: world),
+            metIn: world)
     }
 }
 

@@ -222,7 +222,9 @@ extension FactoryBox {
     /// top-level resolution.
     @inline(never)
     private func recordedGraphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
-        let (made, dependencies) = StaleDependents.recording(in: World.current) { runClosure(parameter, in: slot) }
+        let (made, dependencies) = StaleDependents.recording(in: World.current, keeping: false) {
+            runClosure(parameter, in: slot)
+        }
         dependencies.forEach(StaleDependents.record)
         if !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies) }
         return made

@@ -77,9 +77,7 @@ extension FactoryBox {
     /// work's in the process's world while strict tests run: ``runReportingLiveClosure(_:in:_:)``), the depth and the
     /// cycle chain (``enterClosure(with:)``), and after it the `afterMake` hook, a part of making the instance.
     func runClosure(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
-        // Without the bit of stale dependents, which changes nothing here (and costs no instruction: the test of a
-        // mask replaces the test of zero).
-        let summary = slot.summary.intersection(.ofTheRun)
+        let summary = slot.summary
         // One test on the common path (no override, a lenient world), two with an override; a strict world's slot
         // goes through a function of its own, so that the common path keeps fewer values live (Benchmarks/README.md).
         let registration: Registration?

@@ -41,30 +41,26 @@ struct Slot: StateLock {
     /// process's slot.
     var reportsLiveClosures: Bool { summary.contains(.reportsLiveClosures) }
 
-    /// Whether a kept instance was recorded as made with this factory (``noteDependency()``), read without the lock.
-    var isDependency: Bool { summary.contains(.isDependency) }
-
     /// The bits of ``summary``.
     struct Summary: OptionSet {
         let rawValue: UInt32
         static let hasRegistration = Summary(rawValue: 1)
         static let reportsLiveClosures = Summary(rawValue: 2)
-        /// Set for good once a kept instance's closure is recorded as resolving the factory, or a parameter value's
-        /// cell, while stale dependents are recorded: a change of a factory without it leaves no instance stale, so
-        /// it looks at none (``World/dependents(of:in:at:madeSince:garbage:)``). Only on the factory's own box.
-        static let isDependency = Summary(rawValue: 4)
-        /// The bits a closure's run reads (``FactoryBox/runClosure(_:in:)``).
-        static let ofTheRun: Summary = [.hasRegistration, .reportsLiveClosures]
     }
 
-    /// Sets ``Summary/isDependency``, if it is not set yet: before the instance recorded as made with the factory is
-    /// kept, so that a change under the world's lock that finds the instance kept finds the bit set too.
+    /// Whether a kept instance's closure was ever recorded as resolving this factory, or one of its parameter values,
+    /// while stale dependents are recorded (``noteDependency()``): a change of a factory that is not leaves no instance
+    /// stale, so it looks at none (``World/dependents(of:in:at:madeSince:garbage:)``). Read on the factory's own box,
+    /// without the lock: the box's third word, which is set once and never cleared (``LockWordPool`` clears it for the
+    /// next box). A word of its own, not a bit of ``summary``: there, the closure's run, which reads the summary, ran
+    /// one instruction more per resolution to mask it out (Benchmarks/README.md, "Stale dependents: the search a
+    /// change skips").
+    var isDependency: Bool { LockWord.load(box.words + 2) != 0 }
+
+    /// Sets ``isDependency``, before the instance recorded as made with the factory is kept: a change under the world's
+    /// lock that finds the instance kept finds the word set too.
     func noteDependency() {
-        guard !isDependency else { return }
-        withLock { _ in
-            // Under the lock, as every change of the summary is: none is lost.
-            LockWord.store(summary.union(.isDependency).rawValue, to: box.words + 1)
-        }
+        if !isDependency { LockWord.store(1, to: box.words + 2) }
     }
 
     /// The override, or `nil`.

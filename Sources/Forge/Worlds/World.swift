@@ -90,7 +90,7 @@ final class World: Sendable {
         var sequence: UInt64 = 0
         /// The count when each slot's registration was set (by slot; 0, the world's start, when it never was): an
         /// instance kept after it was made with it, and a reset that takes it away leaves that one stale
-        /// (``markStale(after:of:_:by:in:_:)``).
+        /// (``staleDependents(after:of:_:in:_:)``).
         var registeredAt: [ObjectIdentifier: UInt64] = [:]
         /// Whether ``end()`` ran.
         var isEnded = false
@@ -287,8 +287,9 @@ final class World: Sendable {
             guard Slot(box: box).isDependency else { return reset(slot, of: box, options, in: &state, &garbage) }
             let before = BeforeReset(of: slot, in: state, &garbage)
             reset(slot, of: box, options, in: &state, &garbage)
-            let cause = options == .all ? "reset()" : options == .scope ? "reset(.scope)" : "reset(.registration)"
-            markStale(after: before, of: slot, box, by: "was reset, with \(cause),", in: state, &garbage)
+            guard let stale = staleDependents(after: before, of: slot, box, in: state, &garbage) else { return }
+            let call = options == .all ? "reset()" : options == .scope ? "reset(.scope)" : "reset(.registration)"
+            mark([stale], by: .reset(call: call), &garbage)
         }
     }
 
@@ -307,7 +308,8 @@ final class World: Sendable {
         }
     }
 
-    /// What a slot had before a reset, for the instances the reset leaves stale (``markStale(after:of:_:by:in:_:)``).
+    /// What a slot had before a reset, for the instances the reset leaves stale
+    /// (``staleDependents(after:of:_:in:_:)``).
     private struct BeforeReset {
         let registration: Registration?
         /// When `registration` was set (``State/registeredAt``).
@@ -331,29 +333,41 @@ final class World: Sendable {
         }
     }
 
-    /// Marks the instances this world keeps that were made with what `box` (whose slot is `slot`) made before a reset
-    /// (``StaleReset``), as `cause` says it was made, if it made a difference: `box`'s next resolution makes a new
-    /// instance, and its registration changed or an instance it kept was dropped. Only those kept since what it took
-    /// away was made count: the registration, `before.registeredAt`; the instance, `before.keptSince`; one kept
-    /// earlier was made with something else, which a registration named then. Under the world's lock.
-    private func markStale(
-        after before: BeforeReset, of slot: Slot, _ box: FactoryBox, by cause: @autoclosure () -> String,
-        in state: borrowing State, _ garbage: inout Garbage
-    ) {
+    /// The instances this world keeps that were made with what `box` (whose slot is `slot`) made before a reset, if it
+    /// made a difference: `box`'s next resolution makes a new instance, and its registration changed or an instance it
+    /// kept was dropped. Only those kept since what it took away was made count: the registration,
+    /// `before.registeredAt`; the instance, `before.keptSince`; one kept earlier was made with something else, which a
+    /// registration named then. `nil` for none. Under the world's lock.
+    private func staleDependents(
+        after before: BeforeReset, of slot: Slot, _ box: FactoryBox, in state: borrowing State,
+        _ garbage: inout Garbage
+    ) -> (change: StaleReset.Change, dependents: [StaleDependent])? {
         let tookRegistration = slot.registration !== before.registration
-        guard before.keptSince != nil || tookRegistration, !slot.holdsLiveInstance(garbage: &garbage) else { return }
+        guard before.keptSince != nil || tookRegistration, !slot.holdsLiveInstance(garbage: &garbage) else {
+            return nil
+        }
         let since = min(tookRegistration ? before.registeredAt + 1 : .max, before.keptSince ?? .max)
         // Expired ones included: the world's clock is user code, not read under the lock. The report looks
         // (StaleDependents.reportReset).
         let stale = dependents(of: box, in: state, at: -.infinity, madeSince: since, garbage: &garbage)
-        guard !stale.isEmpty else { return }
+        guard !stale.isEmpty else { return nil }
         // A reset that dropped no instance is undone by giving its registration back (a pop()).
         let taken: Registration?? = before.keptSince == nil ? .some(before.registration) : .none
-        let reset = StaleReset(of: box, by: cause(), taking: taken, leaving: stale)
-        for dependent in stale {
-            dependent.keeper.withLock { keeper in
+        return (StaleReset.Change(factory: box, takenRegistration: taken), stale)
+    }
+
+    /// Marks the instances a reset made as `cause` says left stale, `stale` (``StaleReset``), each factory's it
+    /// changed with those made with it: one reset, reported once. Under the world's lock.
+    private func mark(
+        _ stale: [(change: StaleReset.Change, dependents: [StaleDependent])], by cause: StaleReset.Cause,
+        _ garbage: inout Garbage
+    ) {
+        guard !stale.isEmpty else { return }
+        let reset = StaleReset(by: cause, leaving: stale)
+        for (slot, sequence) in reset.keepers {
+            slot.withLock { keeper in
                 // The instance the look found, not one made since.
-                guard keeper.sequence == dependent.sequence else { return }
+                guard keeper.sequence == sequence else { return }
                 garbage.append(keeper.staleAfter)
                 keeper.staleAfter = reset
             }
@@ -377,14 +391,14 @@ final class World: Sendable {
 
     /// The instances this world keeps that were made with what `changed` makes, directly or through others, each
     /// with the chain that leads to it; none while nothing records what kept instances resolve, or if no kept instance
-    /// was ever recorded as made with `changed` (``Slot/Summary/isDependency``). A weakly held instance
+    /// was ever recorded as made with `changed` (``Slot/isDependency``). A weakly held instance
     /// is loaded to tell whether it lives, into `garbage`; one expired by `now` is not kept: the next resolution makes
     /// it anew.
     private func dependents(
         of changed: FactoryBox, in state: borrowing State, at now: Double, madeSince since: UInt64 = 0,
         garbage: inout Garbage
     ) -> [StaleDependent] {
-        // No kept instance was ever made with `changed` (Slot.Summary.isDependency): nothing to look at.
+        // No kept instance was ever made with `changed` (Slot.isDependency): nothing to look at.
         guard StaleDependents.isOn && !state.cached.isEmpty && Slot(box: changed).isDependency else { return [] }
         let factories = factoriesBySlot(in: state)
         var kept: [KeptInstance] = []
@@ -507,11 +521,14 @@ final class World: Sendable {
             garbage.append(state.stack)  // snapshots may hold the last reference to a registration's closure
             state.stack = []
             let factories = changed.isEmpty ? [:] : factoriesBySlot(in: state)
-            for (slot, before) in changed {
-                let box = factories[slot.id] ?? slot.box
-                let cause = "was returned to its baseline by Registrations.reset()"
-                markStale(after: before, of: slot, box, by: cause, in: state, &garbage)
+            let stale = changed.compactMap { slot, before in
+                staleDependents(after: before, of: slot, factories[slot.id] ?? slot.box, in: state, &garbage)
             }
+            // One reset, named in one report, for every factory whose return left instances stale: in the order of
+            // their names, for the message.
+            mark(
+                stale.sorted { $0.change.factory.displayName < $1.change.factory.displayName }, by: .registrationsReset,
+                &garbage)
         }
     }
 

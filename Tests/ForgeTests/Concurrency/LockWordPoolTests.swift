@@ -14,22 +14,24 @@ import Testing
         let lines = Set(addresses.map { $0 / 64 })
         #expect(lines.count == pairs.count, "two pairs share a cache line")
         for pair in pairs {
-            #expect(LockWord.load(pair + 1) == 0)
+            #expect(LockWord.load(pair + 1) == 0 && LockWord.load(pair + 2) == 0)
             LockWord.lock(pair)  // would wait forever on a lock that was not initialized unlocked
             LockWord.unlock(pair)
         }
         pairs.forEach(pool.giveBack)
     }
 
-    @Test("A pair given back is handed out again, unlocked and with its summary cleared")
+    @Test("A pair given back is handed out again, unlocked and with its summary and third word cleared")
     func pairsAreReused() {
         let pool = LockWordPool()
         let pair = pool.take()
         LockWord.store(7, to: pair + 1)
+        LockWord.store(1, to: pair + 2)  // a dead factory's: a new box at its address was never a dependency
         pool.giveBack(pair)
         let again = pool.take()
         #expect(again == pair)
         #expect(LockWord.load(again + 1) == 0)
+        #expect(LockWord.load(again + 2) == 0)
         LockWord.lock(again)
         LockWord.unlock(again)
         pool.giveBack(again)

@@ -32,6 +32,8 @@ extension Container {
         Assembly([resetLeaf()])
     }
     .scopeOnParameters.timeToLive(10)
+    /// Made with two factories that tests override.
+    fileprivate static let resetOfBoth = Factory(scope: .cached) { Assembly([resetLeaf(), resetKeptLeaf()]) }
     fileprivate static let resetAsyncShared = AsyncFactory(scope: .shared) { Assembly([resetLeaf()]) }
 }
 
@@ -86,6 +88,41 @@ private let records = Container.Diagnostics.staleDependents != .off
             registrations.first?.description.contains("was returned to its baseline by Registrations.reset() in")
                 == true,
             "\(registrations)")
+    }
+
+    @Test("Registrations.reset() that returns two factories is one report: every instance, through each factory")
+    func registrationsResetIsOneReport() async throws {
+        let (_, problems) = await collectingProblems(named: "two factories") {
+            Container.resetLeaf.register { Piece() }
+            Container.resetKeptLeaf.register { Piece() }
+            let both = Container.resetOfBoth()
+            _ = Container.resetHolder()  // made with resetLeaf only
+            _ = Container.resetOfKept()  // made with resetKeptLeaf only
+            Container.Registrations.reset()
+            #expect(Container.resetOfBoth() === both)
+            _ = Container.resetHolder()
+            _ = Container.resetOfKept()
+        }
+        try #require(problems.count == 1, "one reset, one report: \(problems)")
+        let name = { (factory: FactoryBox) in factory.displayName }
+        let (leaf, keptLeaf) = (name(Container.resetLeaf.box), name(Container.resetKeptLeaf.box))
+        let (both, holder, ofKept) = (
+            name(Container.resetOfBoth.box), name(Container.resetHolder.box), name(Container.resetOfKept.box)
+        )
+        #expect(Set(problems[0].chain) == [both, holder, ofKept])
+        let text = problems[0].description
+        let changed = [leaf, keptLeaf].sorted()
+        #expect(
+            text.hasPrefix(
+                "Forge: stale dependents. \(changed[0]) and \(changed[1]) were returned to their baselines by "
+                    + "Registrations.reset() in the isolated world"),
+            "\(text)")
+        // The instance made with both is named through each.
+        #expect(text.contains("    \(both), scope cached\n     -> \(leaf)\n"), "\(text)")
+        #expect(text.contains("    \(both), scope cached\n     -> \(keptLeaf)\n"), "\(text)")
+        #expect(text.contains("    \(holder), scope cached\n     -> \(leaf)\n"), "\(text)")
+        #expect(text.contains("    \(ofKept), scope cached\n     -> \(keptLeaf)\n"), "\(text)")
+        #expect(text.contains("call resetDependents() on the factories declared at ForgeTests/StaleResetsTests.swift:"))
     }
 
     @Test("No report when what the reset left is dropped before use, or the reset took nothing away")
