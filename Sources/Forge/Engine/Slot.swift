@@ -177,8 +177,7 @@ struct SlotState: CreationState {
         instance = nil
         sharedObject = nil
         expiresAt = .infinity
-        if !dependencies.isEmpty { garbage.append(dependencies) }  // a factory's deinit is user code: after the lock
-        dependencies = .none
+        dependencies.take(into: &garbage)  // a factory's deinit is user code: after the lock
         if staleAfter != nil { garbage.append(staleAfter.take()) }  // it holds parameter values: user code
         if !cells.isEmpty { retireCells(keeping: { _, _ in false }, garbage: &garbage) }
     }
