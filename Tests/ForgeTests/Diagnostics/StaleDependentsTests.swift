@@ -1,5 +1,6 @@
 // Stale dependents: what each kept instance's closure resolved is recorded with it, in its world; a registration or
 // reset that comes after names the instances made with what it replaced.
+import Dispatch
 import ForgeTesting
 import Testing
 
@@ -606,6 +607,40 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
             #expect(first(await Container.staleOfAsyncGraph(), 1) === mock)
         }
         #expect(problems.allSatisfy { $0.kind == .staleDependents }, "\(problems)")
+    }
+
+    @Test("A holder kept before a registration of what it was the first to be made with, racing it, is named")
+    func firstHolderRacingARegistration() async {
+        struct Round: Sendable {
+            let leaf = Factory { Part() }
+            let holder: Factory<Whole>
+            let mock = Part()
+            /// A line of its own: each round's holder is another problem (one problem is reported once).
+            init(line: UInt) {
+                let leaf = leaf
+                holder = Factory(scope: .cached, line: line) { Whole([leaf()]) }
+            }
+        }
+        // New factories: no kept instance was made with one yet.
+        let rounds = (0..<300).map { Round(line: 10_000 + UInt($0)) }
+        let (expected, problems) = await collectingProblems(named: "racing the first holder") {
+            let registrations = Container.Registrations.capture()
+            return await awaitingAThread {
+                registrations.run {
+                    rounds.map { round in
+                        DispatchQueue.concurrentPerform(iterations: 2) { side in
+                            registrations.run {
+                                if side == 0 { _ = round.holder() } else { round.leaf.register { round.mock } }
+                            }
+                        }
+                        // Kept with the leaf's own instance: kept before the registration, which must name it.
+                        let kept = round.holder()
+                        return kept.parts.first !== round.mock ? round.holder.box.displayName : nil
+                    }.compactMap { $0 }
+                }
+            }
+        }
+        #expect(problems.map(\.chain) == expected.map { [$0] }, "\(expected.count) stale, \(problems.count) named")
     }
 
     @Test("Every kind has it: an async factory's dependents, and a list's")
