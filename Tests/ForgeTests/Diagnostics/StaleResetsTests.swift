@@ -35,6 +35,7 @@ extension Container {
     /// Made with two factories that tests override.
     fileprivate static let resetOfBoth = Factory(scope: .cached) { Assembly([resetLeaf(), resetKeptLeaf()]) }
     fileprivate static let resetAsyncShared = AsyncFactory(scope: .shared) { Assembly([resetLeaf()]) }
+    fileprivate static let resetSharedTwo = Factory(scope: .shared) { Assembly([resetLeaf()]) }
 }
 
 /// Whether this build records what kept instances resolve by default: debug builds do, release builds do not.
@@ -218,6 +219,24 @@ private let records = Container.Diagnostics.staleDependents != .off
             withExtendedLifetime(fresh) {}
         }
         #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("The report does not name a marked shared instance that died: nothing keeps it")
+    func deadSharedInstanceIsNotNamed() async {
+        let (_, problems) = await collectingProblems(named: "one shared died") {
+            Container.resetLeaf.register { Piece() }
+            let alive = Container.resetShared()
+            weak var died: Assembly?
+            do {
+                let holder = Container.resetSharedTwo()
+                died = holder
+                Container.resetLeaf.reset()
+                withExtendedLifetime(holder) {}
+            }
+            #expect(died == nil, "the test holds it no more")
+            #expect(Container.resetShared() === alive)
+        }
+        #expect(problems.map(\.chain) == [[Container.resetShared.box.displayName]], "\(problems)")
     }
 
     @Test("An instance that expired after the reset is not reported: the resolution makes it anew")
