@@ -92,8 +92,8 @@ final class StaleReset {
 
     /// Reports the reset, once, as `world` meets it: a resolution of `resolved` returns one of the instances it left.
     /// Clears every mark it left first, so that resolutions go back to the fast path; the report names the instances
-    /// that were still marked, through each factory that changed. Instances stale only through a factory whose taken
-    /// registration `world` has again are not named.
+    /// that were still marked and kept (not a shared one that died), through each factory that changed. Instances stale
+    /// only through a factory whose taken registration `world` has again are not named.
     func report(resolving resolved: FactoryBox, in world: World) {
         guard claim.take() else { return }
         var garbage = Garbage()
@@ -102,6 +102,8 @@ final class StaleReset {
             keeper.slot.withLock { state in
                 guard state.staleAfter === self else { return }
                 garbage.append(state.staleAfter.take())
+                // A void mark (the marked shared instance died, and another may be kept since) names nothing.
+                guard state.sequence == keeper.sequence && state.holdsOwnLiveInstance(garbage: &garbage) else { return }
                 marked.insert(keeper.slot.id)
             }
         }
