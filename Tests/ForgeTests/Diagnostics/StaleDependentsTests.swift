@@ -74,6 +74,18 @@ extension Container {
     fileprivate static let staleAsyncGraphRoot = AsyncFactory {
         Whole([await staleAsyncGraph(), await staleOfAsyncGraph()])
     }
+    /// A graph instance whose afterMake hook makes a kept one that gets it, being completed.
+    fileprivate static let staleHookedGraph: Factory<Whole> = Factory(scope: .graph) { Whole([staleMock()]) }
+        .afterMake { _ in _ = staleInGraphHook() }
+    fileprivate static let staleInGraphHook: Factory<Whole> = Factory(scope: .cached) { Whole([staleHookedGraph()]) }
+    fileprivate static let staleHookedGraphRoot = Factory { Whole([staleHookedGraph()]) }
+    fileprivate static let staleAsyncHookedGraph: AsyncFactory<Whole> = AsyncFactory(scope: .graph) {
+        Whole([staleMock()])
+    }
+    .afterMake { _ in _ = await staleInAsyncGraphHook() }
+    fileprivate static let staleInAsyncGraphHook: AsyncFactory<Whole> = AsyncFactory(scope: .cached) {
+        Whole([await staleAsyncHookedGraph()])
+    }
     fileprivate static let staleExpiring = Factory(scope: .cached) { Whole([staleMock()]) }.timeToLive(10)
     fileprivate static let staleSession: StaleHolders = StaleHolders(
         direct: Factory(scope: .staleSession) { Whole([staleMock()]) },
@@ -280,6 +292,28 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
         }
         let holders = [Container.staleOfGraph.box, Container.staleOfAsyncGraph.box].map(\.displayName)
         #expect(problems.map { Set($0.chain) } == [Set(holders)], "\(problems)")
+    }
+
+    @Test(
+        "A holder made in a graph instance's afterMake hook, which got that instance, was made with what made it",
+        arguments: [false, true])
+    func throughAGraphInstanceBeingCompleted(nested: Bool) async {
+        let (_, problems) = await collectingProblems(named: "graph being completed") {
+            _ = nested ? Container.staleHookedGraphRoot() : Container.staleHookedGraph()
+            Container.staleMock.register { Part() }
+        }
+        let holder = Container.staleInGraphHook.box.displayName
+        #expect(problems.map(\.chain) == [[holder]], "\(problems)")
+    }
+
+    @Test("A holder made in an async graph instance's afterMake hook, which got that instance, was made with it too")
+    func throughAnAsyncGraphInstanceBeingCompleted() async {
+        let (_, problems) = await collectingProblems(named: "async graph being completed") {
+            _ = await Container.staleAsyncHookedGraph()
+            Container.staleMock.register { Part() }
+        }
+        let holder = Container.staleInAsyncGraphHook.box.displayName
+        #expect(problems.map(\.chain) == [[holder]], "\(problems)")
     }
 
     @Test("An instance that expired is not named: the next resolution makes it anew")
