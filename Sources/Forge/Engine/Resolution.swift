@@ -210,8 +210,11 @@ extension FactoryBox {
         // table's graph row 54 instructions more with the recording off, 21 apart (Benchmarks/README.md, "Stale
         // dependents"). At the top level, no collection on this thread gets what the closure resolves, and the
         // instance is not kept for later: recording it would change nothing (an async creation's collection gets
-        // each resolution in the closure through the resolution step all the same).
-        if !isTopLevel && StaleDependents.isOn { return recordedGraphInstance(parameter, in: slot) }
+        // each resolution in the closure through the resolution step all the same), but for an afterMake hook, in
+        // which a kept instance may get it (runAfterMakeHook).
+        if (!isTopLevel || definition.afterMake != nil) && StaleDependents.isOn {
+            return recordedGraphInstance(parameter, in: slot, isTopLevel: isTopLevel)
+        }
         let made = runClosure(parameter, in: slot)
         if !isTopLevel && !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
         return made
@@ -221,12 +224,14 @@ extension FactoryBox {
     /// closure resolves is its holder's, and goes with the instance, for a kept one that gets it later in the
     /// top-level resolution.
     @inline(never)
-    private func recordedGraphInstance(_ parameter: UnsafeRawPointer, in slot: Slot) -> AnyObject {
+    private func recordedGraphInstance(_ parameter: UnsafeRawPointer, in slot: Slot, isTopLevel: Bool) -> AnyObject {
         let (made, dependencies) = StaleDependents.recording(in: World.current, keeping: false) {
             runClosure(parameter, in: slot)
         }
         dependencies.forEach(StaleDependents.record)
-        if !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies) }
+        if !isTopLevel && !isNil(made) {
+            ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies)
+        }
         return made
     }
 }

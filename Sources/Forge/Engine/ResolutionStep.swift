@@ -206,7 +206,10 @@ extension FactoryBox {
         case .unique:
             hook(made)
         case .graph:
-            if !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self) }
+            // With what its closure resolved so far, collected while stale dependents are (graphInstance): a kept
+            // instance the hook makes that gets it was made with that.
+            let dependencies = StaleDependents.isOn ? ThreadResolutionState.withCurrent(\.collectedSoFar) : .none
+            if !isNil(made) { ThreadResolutionState.setGraphInstance(made, of: self, dependencies: dependencies) }
             hook(made)
         case .cached, .singleton, .shared:
             ThreadResolutionState.current.completing(made, madeIn: slot, with: parameter) { hook(made) }

@@ -89,6 +89,12 @@ final class ThreadResolutionState {
         return true
     }
 
+    /// What the innermost collection under way on this thread has collected so far; none outside every one.
+    var collectedSoFar: Dependencies {
+        guard let start = recordingStart else { return .none }
+        return Dependencies(Array(recorded[start...]))
+    }
+
     /// Starts a collection of what is resolved on this thread, inside the one under way, if any, which resumes at
     /// ``endRecording(resuming:)``: pass it what this returns.
     func beginRecording() -> Int? {
