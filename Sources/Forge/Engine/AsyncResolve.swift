@@ -201,8 +201,10 @@ extension FactoryBox {
         -> AnyObject
     {
         guard let enclosing = TaskResolutionState.current, enclosing.factory != nil else {
-            // The top level: nothing later in it can ask again.
-            return try await runClosureAsync(parameter, in: slot, world: world)
+            // The top level: nothing later in it can ask again, but for its afterMake hook, in which a kept instance
+            // that gets it was made with what its closure resolved (finishMakingAsync).
+            let hooked = definition.afterMake != nil && StaleDependents.isOn && world.recordsStaleDependents
+            return try await runClosureAsync(parameter, in: slot, world: world, recording: hooked ? .init() : nil)
         }
         let graph = enclosing.graph
         if let recorded = graph.instance(of: self) { return recorded }

@@ -144,7 +144,7 @@ extension FactoryBox {
         defer { if let live, !resolution.hasResolved { reportLive(live, in: world) } }
         let made = try await resolution.run {
             let made = MadeObject(object: try await make.runAsync(with: parameter))
-            if let hook { await finishMakingAsync(made, for: creation, hook) }
+            if let hook { await finishMakingAsync(made, for: creation, recorded: dependencies, hook) }
             return made
         }
         return made.object
@@ -220,18 +220,20 @@ extension FactoryBox {
     /// ``finishMaking(_:with:in:)`` calls a synchronous one: while it runs, a resolution of this factory in this task,
     /// or in a task it starts, that would get this instance gets it. A kept one's `creation` is listed as being
     /// completed (``AsyncCreation/completing``), which a resolution that would await it finds; other tasks still await
-    /// the creation. A `graph` scope's is listed for the hook's tasks alone (``AsyncGraph/completing``): the top-level
-    /// async resolution's other tasks find no instance until it is recorded, after the hook returned, and make their
-    /// own meanwhile, the first recorded being the resolution's.
+    /// the creation. A `graph` scope's is listed for the hook's tasks alone (``AsyncGraph/completing``), with
+    /// `recorded`, what its closure collected while stale dependents are recorded: the top-level async resolution's
+    /// other tasks find no instance until it is recorded, after the hook returned, and make their own meanwhile, the
+    /// first recorded being the resolution's.
     private func finishMakingAsync(
-        _ made: MadeObject, for creation: AsyncCreation?, _ hook: @Sendable (AnyObject) async -> Void
+        _ made: MadeObject, for creation: AsyncCreation?, recorded: DependencyRecord?,
+        _ hook: @Sendable (AnyObject) async -> Void
     ) async {
         if let creation {
             await AsyncCreation.$completing.withValue(AsyncCreation.completing + [(creation, made)]) {
                 await hook(made.object)
             }
         } else if kind == .graph && !isNil(made.object) {
-            await AsyncGraph.$completing.withValue(AsyncGraph.completing + [(self, made)]) {
+            await AsyncGraph.$completing.withValue(AsyncGraph.completing + [(self, made, recorded)]) {
                 await hook(made.object)
             }
         } else {

@@ -194,16 +194,20 @@ final class AsyncGraph: Sendable {
         [ObjectIdentifier: (factory: FactoryBox, instance: AnyObject, dependencies: [FactoryBox])]
     >([:])
 
-    /// The instances whose `afterMake` hooks run around the current task, or a task that started it, innermost last
-    /// (``FactoryBox/finishMakingAsync(_:for:_:)``): recorded only once the hook returned, so that the resolution's
-    /// other tasks never get one before.
-    @TaskLocal static var completing: [(factory: FactoryBox, made: MadeObject)] = []
+    /// The instances whose `afterMake` hooks run around the current task, or a task that started it, innermost last,
+    /// each with what its closure collected while stale dependents are recorded
+    /// (``FactoryBox/finishMakingAsync(_:for:recorded:_:)``): recorded only once the hook returned, so that the
+    /// resolution's other tasks never get one before.
+    @TaskLocal static var completing: [(factory: FactoryBox, made: MadeObject, recorded: DependencyRecord?)] = []
 
     /// The instance `factory` has in this resolution as the calling task sees it: the one whose hook runs around the
-    /// call, else the one recorded, if any. What a recorded one's closure resolved is recorded for the kept instance
-    /// being made around the call, if any (``TaskResolutionState/record(_:)``).
+    /// call, else the one recorded, if any. What its closure resolved (so far, for one being completed) is recorded
+    /// for the kept instance being made around the call, if any (``TaskResolutionState/record(_:)``).
     func instance(of factory: FactoryBox) -> AnyObject? {
-        if let completing = Self.completing.last(where: { $0.factory === factory }) { return completing.made.object }
+        if let completing = Self.completing.last(where: { $0.factory === factory }) {
+            for dependency in completing.recorded?.all ?? [] { TaskResolutionState.record(dependency) }
+            return completing.made.object
+        }
         guard let recorded = instances.withLock({ $0[ObjectIdentifier(factory)] }) else { return nil }
         for dependency in recorded.dependencies { TaskResolutionState.record(dependency) }
         return recorded.instance
