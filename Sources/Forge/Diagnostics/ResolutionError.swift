@@ -48,7 +48,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// dependents.
     public let kind: Kind
     /// The factory: its type and declaration site, e.g. `Factory<HTTPClient> (Networking/HTTP.swift:12)`; for an
-    /// unimplemented endpoint, the endpoint's name, e.g. `APIClient.fetch`.
+    /// unimplemented endpoint, the endpoint's name, e.g. `APIClient.fetch`. For stale dependents that a
+    /// `Registrations.reset()` left through several factories, their names joined with " and ".
     public let factory: String
     /// For a circular dependency, the factories in the cycle, outermost first, ending with ``factory`` again; for a
     /// captive dependency, the factories from the longer-lived one to ``factory``; for a promise met inside other

@@ -304,17 +304,17 @@ extension ResolutionError {
             ? "the factories declared at \(sites.dropLast().joined(separator: ", ")) and \(sites.last!)"
             : "the factory declared at \(sites[0])"
         var problem = ResolutionError(
-            kind: .staleDependents, factory: factories.map(\.displayName).joined(separator: ", "), chain: names,
+            kind: .staleDependents, factory: factories.map(\.displayName).joined(separator: " and "), chain: names,
             world: world.description,
             description: """
                 Forge: stale dependents. \(reset.cause.sentence(factories.map(\.displayName))) in \(world.description) \
                 after instances kept there were \(several ? staleKeptOfSeveral : staleKept)
                 \(lines)
                 \(resolved.displayName) was resolved after the reset, and got one of them.
-                Reset them with \(several ? "those" : "it"): call resetDependents() on \(declared) just before \
-                resetting \(several ? "them" : "it"), which drops the instances this world keeps that were made with \
-                \(several ? "them" : "it"), transitively, or reset their scopes too; the next resolution makes them \
-                anew. To silence this, set Container.Diagnostics.staleDependents = .off.
+                Drop them with the reset: call resetDependents() on \(declared) \(reset.cause.when(several: several)), \
+                which drops the instances this world keeps that were made with \(several ? "those" : "it"), \
+                transitively, or reset their scopes too; the next resolution makes them anew. To silence this, set \
+                Container.Diagnostics.staleDependents = .off.
                 """)
         problem.distinction = "reset"
         return problem

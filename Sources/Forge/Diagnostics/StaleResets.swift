@@ -26,6 +26,14 @@ final class StaleReset {
         /// `Registrations.reset()`, which returns every factory the world changed to its baseline.
         case registrationsReset
 
+        /// When the remedy says to call `resetDependents()`: "just before resetting it", say.
+        func when(several: Bool) -> String {
+            switch self {
+            case .reset: several ? "just before resetting them" : "just before resetting it"
+            case .registrationsReset: "just before Registrations.reset()"
+            }
+        }
+
         /// What the message says happened to `factories` (their names, one for a factory's reset).
         func sentence(_ factories: [String]) -> String {
             switch self {
@@ -92,26 +100,29 @@ final class StaleReset {
 
     /// Reports the reset, once, as `world` meets it: a resolution of `resolved` returns one of the instances it left.
     /// Clears every mark it left first, so that resolutions go back to the fast path; the report names the instances
-    /// that were still marked and kept (not a shared one that died), through each factory that changed. Instances stale
-    /// only through a factory whose taken registration `world` has again are not named.
+    /// that were still marked and kept (not a shared one that died, nor one expired), through each factory that
+    /// changed. Instances stale only through a factory whose taken registration `world` has again are not named.
     func report(resolving resolved: FactoryBox, in world: World) {
         guard claim.take() else { return }
         var garbage = Garbage()
-        var marked = Set<ObjectIdentifier>()
+        // Each instance still marked and kept, with when it expires.
+        var marked: [ObjectIdentifier: Double] = [:]
         for keeper in keepers {
             keeper.slot.withLock { state in
                 guard state.staleAfter === self else { return }
                 garbage.append(state.staleAfter.take())
                 // A void mark (the marked shared instance died, and another may be kept since) names nothing.
                 guard state.sequence == keeper.sequence && state.holdsOwnLiveInstance(garbage: &garbage) else { return }
-                marked.insert(keeper.slot.id)
+                marked[keeper.slot.id] = state.expiresAt
             }
         }
         garbage.empty()
+        // An expired instance is made anew by its next resolution: the clock, user code, is read after the locks.
+        let now = marked.values.contains { $0.isFinite } ? world.runContext.now() : -.infinity
         let given = changes.map { change in
             change.takenRegistration.map { world.slot(for: change.factory).registration === $0 } ?? false
         }
-        let named = marks.filter { marked.contains($0.keeper.id) && !given[$0.change] }
+        let named = marks.filter { mark in (marked[mark.keeper.id].map { $0 > now } ?? false) && !given[mark.change] }
         guard !named.isEmpty else { return }
         var factories: [FactoryBox] = []
         for mark in named where !factories.contains(where: { $0 === changes[mark.change].factory }) {

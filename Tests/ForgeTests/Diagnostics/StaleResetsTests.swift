@@ -124,6 +124,8 @@ private let records = Container.Diagnostics.staleDependents != .off
         #expect(text.contains("    \(holder), scope cached\n     -> \(leaf)\n"), "\(text)")
         #expect(text.contains("    \(ofKept), scope cached\n     -> \(keptLeaf)\n"), "\(text)")
         #expect(text.contains("call resetDependents() on the factories declared at ForgeTests/StaleResetsTests.swift:"))
+        #expect(text.contains(" just before Registrations.reset(), which drops the instances"), "\(text)")
+        #expect(problems[0].factory == "\(changed[0]) and \(changed[1])")
     }
 
     @Test("No report when what the reset left is dropped before use, or the reset took nothing away")
@@ -181,6 +183,24 @@ private let records = Container.Diagnostics.staleDependents != .off
         }
         #expect(problems.count == 1, "the one alive: \(problems)")
         #expect(problems.first?.description.contains("was reset, with reset(),") == true, "\(problems)")
+    }
+
+    @Test("The report names no other marked instance that expired since the reset: the next resolution remakes it")
+    func expiredInstancesAreNotNamed() async {
+        let clock = Locked(0.0)
+        let (_, problems) = await collectingProblems(named: "one expired") {
+            Container.Registrations.isolated(runContext: .init(now: { clock.value })) {
+                Container.resetLeaf.register { Piece() }
+                _ = Container.resetExpiring()
+                let holder = Container.resetHolder()
+                Container.resetLeaf.reset()
+                clock.value = 20
+                #expect(Container.resetHolder() === holder)
+            }
+        }
+        #expect(problems.map(\.chain) == [[Container.resetHolder.box.displayName]], "\(problems)")
+        #expect(problems.first?.description.contains(Container.resetExpiring.box.displayName) == false)
+        #expect(problems.first?.description.contains("just before resetting it, which drops") == true)
     }
 
     @Test("A parameter value's instance left stale is reported when that value's is returned, and only then")
