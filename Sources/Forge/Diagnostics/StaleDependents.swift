@@ -268,8 +268,8 @@ extension ResolutionError {
             let through =
                 live.chain.count < 2 ? "" : "\nIt was resolved through:\n    " + live.chain.joined(separator: "\n -> ")
             what = """
-                after its live closure ran in \(world.description), as the test was told: the registration came too \
-                late for what that run made, which keeps the live implementation.\(through)
+                after its live closure ran there, as the test was told: the registration came too late for what \
+                that run made, which keeps the live implementation.\(through)
                 """ + (names.isEmpty ? "" : "\nInstances kept there were \(staleKept)\n\(lines)")
         }
         let site = factory.definition.site
