@@ -36,10 +36,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// registration, which neither the test nor an `onTest` closure overrode, and which is not marked
         /// `liveInTests` (``Factory/liveInTests``). The test got the live instance.
         case liveInStrictTest
-        /// A world registered the factory after instances it keeps were made with the factory's previous
-        /// instance, directly or through other factories: they keep it (``chain`` names them;
-        /// ``SharedContainer/Diagnostics/staleDependents``). Or it reset the factory after such instances were made,
-        /// and a resolution then returned one of them.
+        /// A world registered the factory (or contributed to a ``Contributions`` list, or emptied it) after instances
+        /// it keeps were made with the factory's previous instance, directly or through other factories: they keep
+        /// it (``chain`` names them; ``SharedContainer/Diagnostics/staleDependents``). Or it reset the factory (its
+        /// `reset`, or `Registrations.reset()`) after such instances were made, and a resolution then returned one of
+        /// them. Or, in a strict test, the registration came after the factory's live closure ran there, as the test
+        /// was told.
         case staleDependents
     }
 
@@ -59,7 +61,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// with the promise, when chains were recorded there (cycle detection on, or captive dependencies looked for:
     /// both are, by default, in debug builds). Empty otherwise, and for a promise tried directly, with no factory
     /// between it and the call. For stale dependents, the factories whose kept instances are stale, each once (the
-    /// message gives the chain from each to ``factory``).
+    /// message gives the chain from each to ``factory``); empty for a late registration in a strict test that no kept
+    /// instance was made with.
     public let chain: [String]
     /// The world the resolution was in: "the process's world", or an isolated world and where it was made.
     public let world: String

@@ -5,8 +5,9 @@ extension SharedContainer.Diagnostics {
     /// instance, or resets it and then uses one of them.
     public enum StaleDependentPolicy: Sendable, Equatable {
         /// Names every such instance, with its declaration site and the chain to the factory: in a test's world under
-        /// ForgeTesting's trait or `IsolatedTestCase`, an issue of that test, once per change and test; elsewhere a
-        /// warning on standard error, once per change, in every build.
+        /// ForgeTesting's trait or `IsolatedTestCase`, an issue of that test; elsewhere (a plain XCTest suite's
+        /// push and pop included) a warning on standard error, in every build. Once per factory and set of holders
+        /// named: per test under the trait, per run elsewhere.
         case warn
         /// Stops the process with the same message.
         case stop
@@ -31,13 +32,13 @@ extension SharedContainer.Diagnostics {
     /// from it to the one registered; an instance that keeps a stale one is stale too.
     ///
     /// Register before resolving (in the test, before the code under test runs; in `setUp`; in the trait's
-    /// registrations), or drop them just before registering with ``FactoryModifying/resetDependents()``: a
-    /// registration that finds none names none. What was handed out already (a view model the test holds) cannot be
-    /// fixed. In a strict test, a registration made after the factory's live closure ran in the test's world is named
-    /// as late too, even when no kept instance holds what that run made. A reset is reported when what it left is used:
-    /// a factory's ``FactoryModifying/reset(_:)`` and `Registrations.reset()` most often restore what a test changed,
-    /// just before its scopes are reset, so the instances they leave stale are marked, and the reset is reported when
-    /// a resolution next returns one of them, naming every instance it left; dropped first (a scope's reset,
+    /// registrations), or drop them just before registering with ``FactoryModifying/resetDependents()``: a registration
+    /// that finds none names none. What was handed out already (a view model the test holds) cannot be fixed. In a
+    /// strict test, a registration made after the test was told the factory's live closure ran in its world is named as
+    /// late too, even when no kept instance holds what that run made. A reset is reported when what it left is used: a
+    /// factory's ``FactoryModifying/reset(_:)`` and `Registrations.reset()` most often restore what a test changed,
+    /// just before its scopes are reset, so the instances they leave stale are marked, and the reset is reported when a
+    /// resolution next returns one of them, naming every instance it left; dropped first (a scope's reset,
     /// `resetDependents()`, the world's end), they are not. `pop()` leaves none: it drops what was made since its
     /// `push()`. A whole scope's reset is the app's own lifecycle, whose longer-lived holders are captive dependencies
     /// (``SharedContainer/Diagnostics/captiveDependencies``).
@@ -45,7 +46,9 @@ extension SharedContainer.Diagnostics {
     /// While it is on, every resolution takes Forge's slower path while a kept instance's closure runs, so that one
     /// resolved inside it is recorded, hits included; a resolution outside every closure of a kept instance records
     /// nothing and keeps the fast path, unless a reset left instances marked: until they are reported or dropped, every
-    /// resolution takes the slower path, which looks for them. The release builds' default, `.off`, records nothing.
+    /// resolution takes the slower path, which looks for them (reset the holders' scopes in `tearDown` too). The
+    /// release builds' default, `.off`, records nothing: ``FactoryModifying/resetDependents()`` then finds nothing to
+    /// drop, and instances made while it was off are never named. A `verify` records nothing either.
     public static var staleDependents: StaleDependentPolicy {
         get { StaleDependents.policy }
         set { StaleDependents.setPolicy(newValue) }

@@ -695,7 +695,7 @@ private func ids(_ boxes: FactoryBox...) -> [ObjectIdentifier] { boxes.map(Objec
 }
 
 @Suite struct StaleDependentsPolicyTests {
-    @Test(".warn: outside tests, a warning on standard error, once per change")
+    @Test(".warn: outside tests, a warning on standard error, once per factory and set of holders")
     func warnsOutsideTests() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Container.Diagnostics.staleDependents = .warn
