@@ -391,7 +391,7 @@ enum Dependencies {
 
     /// Moves what it holds into `garbage`, released after the locks, and becomes `.none`. The factory or the array
     /// goes as it is: the enum, put in an `Any`, took a box of its own, which cost each cached creation with stale
-    /// dependents on 74 instructions more (Benchmarks/README.md, "Stale dependents: the search a change skips").
+    /// dependents on 70 instructions more (Benchmarks/README.md, "Stale dependents: the search a change skips").
     mutating func take(into garbage: inout Garbage) {
         switch self {
         case .none: return

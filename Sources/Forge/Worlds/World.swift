@@ -283,7 +283,8 @@ final class World: Sendable {
     private func resetMarkingStale(_ box: FactoryBox, _ options: FactoryResetOptions) {
         change { state, garbage in
             let slot = slot(for: box, in: &state)
-            // Under the world's lock: an instance kept before it, made with the factory, set the bit before.
+            // Under the world's lock: an instance kept before it, made with the factory, set its word
+            // (Slot.isDependency) before.
             guard Slot(box: box).isDependency else { return reset(slot, of: box, options, in: &state, &garbage) }
             let before = BeforeReset(of: slot, in: state, &garbage)
             reset(slot, of: box, options, in: &state, &garbage)
